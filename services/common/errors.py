@@ -1,0 +1,39 @@
+"""Typed project errors. Foreign exceptions are wrapped with context (``raise X from exc``)."""
+
+from __future__ import annotations
+
+
+class EduanimaError(Exception):
+    """Base of every error the project raises on purpose."""
+
+
+class StoreError(EduanimaError):
+    """A database operation failed."""
+
+
+class BlobStoreError(EduanimaError):
+    """Reading or writing an original file in object storage failed."""
+
+
+class SchemaCompatibilityError(EduanimaError):
+    """A schema change would break readers of released versions."""
+
+
+class AvroDecodeError(EduanimaError):
+    """Bytes on a topic could not be decoded as the expected event."""
+
+    def __init__(self, reason: str, topic: str = "?", partition: int = -1, offset: int = -1):
+        self.reason, self.topic, self.partition, self.offset = reason, topic, partition, offset
+        super().__init__(f"cannot decode {topic}[{partition}]@{offset}: {reason}")
+
+
+class InvalidInput(EduanimaError):
+    """Input a user or producer sent that the system refuses, with a readable reason."""
+
+
+class NotEnrolled(InvalidInput):
+    """The user is not enrolled in the subject, or the subject does not exist."""
+
+
+class EngineError(EduanimaError):
+    """An LLM or embedding engine failed or is not available (for example: needs Gemini)."""

@@ -1,0 +1,84 @@
+"""Typed settings. Nothing else in the project reads ``os.environ``.
+
+Each concern is a small frozen pydantic-settings class; a service composes the
+ones it is allowed to have. The librarian composes no ``DatabaseSettings`` or
+``StorageSettings``: it cannot even be configured with credentials.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class _Base(BaseSettings):
+    model_config = SettingsConfigDict(frozen=True, extra="ignore", populate_by_name=True)
+
+
+class HomeSettings(_Base):
+    eduanima_home: Path = Field(
+        Path(".eduanima"),
+        description="State directory of the local deployment (Kafka, Postgres, GCS data, logs).",
+    )
+
+
+class KafkaSettings(_Base):
+    kafka_bootstrap_servers: str = Field(
+        "127.0.0.1:29092", description="Kafka bootstrap servers (host:port[,host:port])."
+    )
+    eduanima_topic_prefix: str = Field(
+        "", description="Prefix for every topic name; tests use it to isolate runs."
+    )
+    schema_registry_url: str | None = Field(
+        None, description="Confluent Schema Registry URL; when unset, Avro single-object encoding."
+    )
+
+
+class DatabaseSettings(_Base):
+    database_url: SecretStr = Field(
+        SecretStr("postgresql://eduanima@127.0.0.1:25432/eduanima"),
+        description="PostgreSQL DSN (libpq URL).",
+    )
+    db_pool_max: int = Field(8, description="Largest connection pool size.")
+
+
+class StorageSettings(_Base):
+    storage_emulator_host: str | None = Field(
+        "http://127.0.0.1:29023",
+        description="GCS emulator URL; set to empty to use real Google Cloud Storage.",
+    )
+    gcs_bucket: str = Field("eduanima-materials", description="Bucket holding original files.")
+    gcs_project: str = Field("eduanima-local", description="GCP project for the storage client.")
+
+
+class GeminiSettings(_Base):
+    gemini_api_key: SecretStr | None = Field(None, description="Gemini API key; unset = offline.")
+    gemini_base_url: str | None = Field(
+        None, description="Override of the Gemini REST endpoint (tests serve canned bodies)."
+    )
+    gemini_timeout_ms: int = Field(60_000, description="Per-request timeout for Gemini calls.")
+    gemini_attempts: int = Field(4, description="Attempts per Gemini call (SDK retry options).")
+
+
+class EmbedderSettings(GeminiSettings):
+    embedder: Literal["use-m3", "gemini"] = Field(
+        "use-m3", description="Embedding engine: offline USE-m3 or gemini-embedding-001."
+    )
+    gemini_embedding_model: str = Field("gemini-embedding-001", description="Gemini embed model.")
+    embedding_dimension: int = Field(512, description="Stored vector dimension.")
+    embed_batch_size: int = Field(64, description="Texts per embedding call.")
+
+
+class LLMSettings(GeminiSettings):
+    llm_engine: Literal["extractive", "gemini"] | None = Field(
+        None, description="LLM engine; default: gemini when GEMINI_API_KEY is set, else extractive."
+    )
+
+    @property
+    def engine(self) -> str:
+        if self.llm_engine:
+            return self.llm_engine
+        return "gemini" if self.gemini_api_key else "extractive"
