@@ -1,0 +1,161 @@
+"""Writing materials and their chunks: one transaction, idempotent, versioned.
+
+Used by the ingestor and by the eval/bench loaders, so both store exactly the
+same rows (terms from ``services.common.text``, vectors in the recorded space).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import psycopg
+
+from services.common.errors import InvalidInput, NotEnrolled, StoreError
+from services.common.ids import uuid7
+from services.common.text import lexical_terms
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One meaning unit of a material, as Markdown."""
+
+    ordinal: int
+    text: str
+    page: int | None = None
+    heading_path: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class NewMaterial:
+    subject_id: str
+    owner_id: str
+    title: str
+    filename: str
+    mime_type: str
+    sha256: str
+    blob_uri: str
+    visibility: str = "subject"
+    material_key: str = ""  # default: subject + filename
+
+    @property
+    def key(self) -> str:
+        return self.material_key or f"{self.subject_id}/{self.filename}"
+
+
+@dataclass(frozen=True)
+class StoredMaterial:
+    material_id: uuid.UUID
+    version: int
+    duplicate: bool
+    chunk_ids: list[uuid.UUID] = field(default_factory=list)
+
+
+def check_embedding_space(conn: psycopg.Connection, embedder: str, dimension: int) -> None:
+    """Record the embedding space on first use; refuse a different one afterwards."""
+    conn.execute(
+        "INSERT INTO embedding_space (embedder, dimension) VALUES (%s, %s)"
+        " ON CONFLICT (singleton) DO NOTHING",
+        (embedder, dimension),
+    )
+    row = conn.execute("SELECT embedder, dimension FROM embedding_space").fetchone()
+    if row != (embedder, dimension):
+        raise InvalidInput(
+            f"database holds {row[0]} vectors of dimension {row[1]};"
+            f" refusing {embedder} of dimension {dimension}"
+        )
+
+
+def require_enrolled(conn: psycopg.Connection, subject_id: str, user_id: str) -> str:
+    """The user's role in the subject, or NotEnrolled."""
+    if conn.execute("SELECT 1 FROM subjects WHERE subject_id = %s", (subject_id,)).fetchone() is None:
+        raise NotEnrolled(f"unknown subject {subject_id!r}")
+    row = conn.execute(
+        "SELECT role FROM enrollments WHERE subject_id = %s AND user_id = %s", (subject_id, user_id)
+    ).fetchone()
+    if row is None:
+        raise NotEnrolled(f"user {user_id!r} is not enrolled in subject {subject_id!r}")
+    return row[0]
+
+
+def store_material(
+    conn: psycopg.Connection,
+    material: NewMaterial,
+    chunks: Sequence[Chunk],
+    embeddings: np.ndarray,
+    *,
+    embedder: str,
+) -> StoredMaterial:
+    """Store a new version of a material with its chunks, in the caller's transaction.
+
+    The same bytes as the active version are a duplicate and store nothing.
+    A changed file becomes version n+1; the previous version and its chunks
+    are deactivated, never deleted. Concurrent writers of one material key are
+    serialised by a transaction-scoped advisory lock.
+    """
+    if len(chunks) != len(embeddings):
+        raise ValueError("one embedding per chunk")
+    if not chunks:
+        raise InvalidInput("the material has no text to store")
+    try:
+        check_embedding_space(conn, embedder, int(embeddings.shape[1]))
+        conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (material.key,))
+        active = conn.execute(
+            "SELECT material_id, version, sha256 FROM materials WHERE material_key = %s AND is_active",
+            (material.key,),
+        ).fetchone()
+        if active and active[2] == material.sha256:
+            return StoredMaterial(material_id=active[0], version=active[1], duplicate=True)
+        version = 1
+        if active:
+            version = active[1] + 1
+            conn.execute("UPDATE materials SET is_active = false, updated_at = now() WHERE material_id = %s", (active[0],))
+            conn.execute("UPDATE chunks SET is_active = false WHERE material_id = %s", (active[0],))
+        material_id = uuid7()
+        conn.execute(
+            "INSERT INTO materials (material_id, material_key, subject_id, owner_id, visibility,"
+            " title, filename, mime_type, sha256, blob_uri, version)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            (
+                material_id, material.key, material.subject_id, material.owner_id,
+                material.visibility, material.title, material.filename, material.mime_type,
+                material.sha256, material.blob_uri, version,
+            ),
+        )
+        chunk_ids = [uuid7() for _ in chunks]
+        with conn.cursor().copy(
+            "COPY chunks (chunk_id, material_id, subject_id, ordinal, page, heading_path,"
+            " text, terms, term_count, embedding) FROM STDIN"
+        ) as copy:
+            for chunk_id, chunk, vector in zip(chunk_ids, chunks, embeddings, strict=True):
+                terms = lexical_terms(chunk.text)
+                copy.write_row((
+                    chunk_id, material_id, material.subject_id, chunk.ordinal, chunk.page,
+                    list(chunk.heading_path), chunk.text, terms, len(terms), vector,
+                ))
+        return StoredMaterial(material_id, version, duplicate=False, chunk_ids=chunk_ids)
+    except psycopg.Error as exc:
+        raise StoreError(f"storing material {material.key!r} failed: {exc}") from exc
+
+
+def ensure_subject(conn: psycopg.Connection, subject_id: str, title: str = "") -> None:
+    conn.execute(
+        "INSERT INTO subjects (subject_id, title) VALUES (%s, %s)"
+        " ON CONFLICT (subject_id) DO UPDATE SET title = CASE WHEN EXCLUDED.title = ''"
+        " THEN subjects.title ELSE EXCLUDED.title END",
+        (subject_id, title),
+    )
+
+
+def enroll(conn: psycopg.Connection, subject_id: str, user_id: str, role: str = "student") -> None:
+    if role not in ("teacher", "student"):
+        raise InvalidInput(f"role must be teacher or student, not {role!r}")
+    if conn.execute("SELECT 1 FROM subjects WHERE subject_id = %s", (subject_id,)).fetchone() is None:
+        raise NotEnrolled(f"unknown subject {subject_id!r}")
+    conn.execute(
+        "INSERT INTO enrollments (subject_id, user_id, role) VALUES (%s, %s, %s)"
+        " ON CONFLICT (subject_id, user_id) DO UPDATE SET role = EXCLUDED.role",
+        (subject_id, user_id, role),
+    )
