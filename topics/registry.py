@@ -1,0 +1,69 @@
+"""Every Kafka topic, as code.
+
+Naming grammar: ``<prefix><stream>[.dlq]``.
+- ``stream`` is a dotted noun phrase for what flows (``ingest.jobs``, ``search.results``).
+- ``.dlq`` is the dead-letter twin of an *input* topic: messages a consumer of
+  that topic could not decode or process, with the original bytes and the
+  error in headers.
+- ``prefix`` (``EDUANIMA_TOPIC_PREFIX``, empty in production) isolates test runs.
+
+Loop topics are keyed by ``session_id`` so every iteration of one question lands
+on one partition, and the searcher's state for it stays local.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DAY_MS = 24 * 60 * 60 * 1000
+
+
+@dataclass(frozen=True)
+class TopicSpec:
+    name: str
+    partitions: int
+    value_schema: str | None
+    key: str
+    retention_ms: int = 7 * DAY_MS
+    compacted: bool = False
+    has_dlq: bool = False
+
+    @property
+    def configs(self) -> dict[str, str]:
+        if self.compacted:
+            return {
+                "cleanup.policy": "compact",
+                # small segments so compaction keeps the state topic short
+                "segment.ms": str(60 * 60 * 1000),
+                "min.cleanable.dirty.ratio": "0.1",
+            }
+        return {"cleanup.policy": "delete", "retention.ms": str(self.retention_ms)}
+
+
+def dlq_spec(spec: TopicSpec) -> TopicSpec:
+    # dead letters are kept four weeks: long enough for ops to look and replay
+    return TopicSpec(f"{spec.name}.dlq", spec.partitions, None, spec.key, retention_ms=28 * DAY_MS)
+
+
+INGEST_JOBS = TopicSpec("ingest.jobs", 3, "IngestJob", "idempotency_key", has_dlq=True)
+CHUNKS_STORED = TopicSpec("chunks.stored", 3, "ChunksStored", "idempotency_key")
+QUESTIONS = TopicSpec("questions", 6, "QuestionAsked", "session_id", has_dlq=True)
+SEARCH_REQUESTS = TopicSpec("search.requests", 6, "SearchRequest", "session_id", has_dlq=True)
+SEARCH_RESULTS = TopicSpec("search.results", 6, "SearchResult", "session_id", has_dlq=True)
+EVALUATIONS = TopicSpec("evaluations", 6, "Evaluation", "session_id", has_dlq=True)
+ANSWERS = TopicSpec("answers", 6, "AnswerEvent", "session_id", retention_ms=3 * DAY_MS)
+SEARCH_SESSIONS = TopicSpec("search.sessions", 6, "SessionState", "session_id", compacted=True)
+
+STREAMS = (
+    INGEST_JOBS, CHUNKS_STORED, QUESTIONS, SEARCH_REQUESTS,
+    SEARCH_RESULTS, EVALUATIONS, ANSWERS, SEARCH_SESSIONS,
+)
+ALL_TOPICS: tuple[TopicSpec, ...] = STREAMS + tuple(dlq_spec(s) for s in STREAMS if s.has_dlq)
+
+
+def full_name(spec: TopicSpec, prefix: str = "") -> str:
+    return f"{prefix}{spec.name}"
+
+
+def dlq_name(spec: TopicSpec, prefix: str = "") -> str:
+    return f"{prefix}{spec.name}.dlq"
