@@ -1,0 +1,102 @@
+"""Local infrastructure without Docker: Kafka (KRaft), PostgreSQL + pgvector, GCS emulator.
+
+``up`` / ``down`` / ``status`` are idempotent, bind to 127.0.0.1 only and keep every byte
+of state under ``LocalDeploySettings.eduanima_home``. Data survives ``down`` + ``up``.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from rich.console import Console
+
+from deploy.local import gcs, kafka, postgres
+from deploy.local.process import LocalDeployError
+from deploy.local.settings import LocalDeploySettings
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["ComponentStatus", "LocalDeployError", "LocalDeploySettings", "down", "status", "up"]
+
+
+@dataclass(frozen=True)
+class ComponentStatus:
+    name: str
+    healthy: bool
+    address: str
+    version: str
+    detail: str
+
+
+def _console(console: Console | None) -> Console:
+    return console if console is not None else Console(stderr=True)
+
+
+def up(settings: LocalDeploySettings, console: Console | None = None) -> None:
+    """Start whatever is not running yet and wait until each answers its protocol."""
+    out = _console(console)
+    settings.eduanima_home.mkdir(parents=True, exist_ok=True)
+    postgres.start(settings, out)
+    gcs.start(settings, out)
+    kafka.start(settings, out)
+
+
+def down(settings: LocalDeploySettings, console: Console | None = None) -> None:
+    """Stop gracefully whatever this state directory started; data stays on disk."""
+    out = _console(console)
+    kafka.stop(settings, out)
+    gcs.stop(settings, out)
+    postgres.stop(settings, out)
+
+
+def _kafka_status(settings: LocalDeploySettings) -> ComponentStatus:
+    address = settings.kafka_bootstrap
+    version = kafka.installed_version(settings) or "not installed"
+    pid = kafka.running_pid(settings)
+    owner = f"pid {pid}" if pid else "not started by this home"
+    try:
+        cluster_id, brokers = kafka.describe(address)
+    except (LocalDeployError, TimeoutError) as exc:
+        return ComponentStatus("kafka", False, address, version, f"{owner}; {exc}")
+    return ComponentStatus(
+        "kafka", True, address, version, f"cluster {cluster_id}, {brokers} broker(s), {owner}"
+    )
+
+
+def _postgres_status(settings: LocalDeploySettings) -> ComponentStatus:
+    address = f"127.0.0.1:{settings.eduanima_pg_port}"
+    try:
+        version, vector = postgres.describe(settings.database_url())
+    except LocalDeployError as exc:
+        return ComponentStatus("postgres", False, address, "?", str(exc))
+    if vector is None:
+        return ComponentStatus("postgres", False, address, version, "vector NOT available")
+    return ComponentStatus("postgres", True, address, version, f"vector {vector} available")
+
+
+def _gcs_status(settings: LocalDeploySettings) -> ComponentStatus:
+    address = settings.emulator_host
+    version = gcs.emulator_version()
+    if not gcs.healthy(address):
+        return ComponentStatus("gcs-emulator", False, address, version, "no answer")
+    try:
+        buckets = gcs.list_buckets(address)
+    except LocalDeployError as exc:
+        return ComponentStatus("gcs-emulator", False, address, version, str(exc))
+    has_bucket = settings.gcs_bucket in buckets
+    detail = f"buckets: {', '.join(buckets) or '(none)'}"
+    if not has_bucket:
+        detail += f"; bucket {settings.gcs_bucket} missing"
+    return ComponentStatus("gcs-emulator", has_bucket, address, version, detail)
+
+
+def status(settings: LocalDeploySettings) -> list[ComponentStatus]:
+    """What answers on the configured loopback ports, whoever started it."""
+    return [_kafka_status(settings), _postgres_status(settings), _gcs_status(settings)]
+
+
+def log_tails(settings: LocalDeploySettings, lines: int = 40) -> str:
+    """Tails of every component's log, for CI failure reports."""
+    parts = (kafka.log_tail, postgres.log_tail, gcs.log_tail)
+    return "\n".join(part(settings, lines) for part in parts)

@@ -1,0 +1,135 @@
+"""GCS emulator (PyPI ``gcp-storage-emulator``) on 127.0.0.1, objects stored on disk.
+
+google-cloud-storage 3.x reaches it when ``STORAGE_EMULATOR_HOST`` names its URL.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+import httpx
+from rich.console import Console
+
+from deploy.local import process
+from deploy.local.process import LocalDeployError
+from deploy.local.settings import LocalDeploySettings
+
+logger = logging.getLogger(__name__)
+
+NAME = "gcs"
+START_TIMEOUT_S = 30.0
+PROJECT = "eduanima-local"
+
+
+@dataclass(frozen=True)
+class GcsPaths:
+    root: Path
+
+    @property
+    def data(self) -> Path:
+        return self.root / "data"
+
+    @property
+    def log(self) -> Path:
+        return self.root / "gcs.log"
+
+    @property
+    def pid_file(self) -> Path:
+        return self.root / "gcs.pid"
+
+
+def paths(settings: LocalDeploySettings) -> GcsPaths:
+    return GcsPaths(settings.eduanima_home.resolve() / NAME)
+
+
+def emulator_version() -> str:
+    try:
+        return metadata.version("gcp-storage-emulator")
+    except metadata.PackageNotFoundError as exc:
+        raise LocalDeployError(
+            "the PyPI package gcp-storage-emulator is missing; install eduanima[local]"
+        ) from exc
+
+
+def running_pid(settings: LocalDeploySettings) -> int | None:
+    p = paths(settings)
+    return process.read_pid(p.pid_file, marker=str(p.data))
+
+
+def healthy(host: str) -> bool:
+    try:
+        return httpx.get(f"{host}/", timeout=2.0).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def list_buckets(host: str) -> list[str]:
+    try:
+        response = httpx.get(f"{host}/storage/v1/b", params={"project": PROJECT}, timeout=5.0)
+        response.raise_for_status()
+    except httpx.HTTPError as exc:
+        raise LocalDeployError(f"GCS emulator at {host} did not list buckets: {exc}") from exc
+    return [item["name"] for item in response.json().get("items", [])]
+
+
+def ensure_bucket(host: str, bucket: str) -> None:
+    """Create ``bucket`` unless it exists (idempotent)."""
+    if bucket in list_buckets(host):
+        return
+    try:
+        response = httpx.post(
+            f"{host}/storage/v1/b", params={"project": PROJECT}, json={"name": bucket}, timeout=5.0
+        )
+        response.raise_for_status()
+    except httpx.HTTPError as exc:
+        raise LocalDeployError(f"cannot create bucket {bucket} at {host}: {exc}") from exc
+
+
+def log_tail(settings: LocalDeploySettings, lines: int = 40) -> str:
+    p = paths(settings)
+    return f"--- {p.log}\n{process.log_tail(p.log, lines)}"
+
+
+def start(settings: LocalDeploySettings, console: Console) -> None:
+    """Start the emulator with on-disk storage and create the bucket; no-op when it runs."""
+    p = paths(settings)
+    host = settings.emulator_host
+    if running_pid(settings) is None and process.port_open(settings.eduanima_gcs_port):
+        if not healthy(host):
+            process.refuse_taken_port(settings.eduanima_gcs_port, "GCS emulator")
+        foreign = process.describe_foreign(settings.eduanima_gcs_port)
+        console.print(f"[yellow]GCS emulator: {foreign} answers but was not started here; using it")
+    elif running_pid(settings) is None:
+        emulator_version()
+        p.data.mkdir(parents=True, exist_ok=True)
+        argv = [
+            sys.executable, "-m", "gcp_storage_emulator", "--data-dir", str(p.data),
+            "start", "--host", "127.0.0.1", "--port", str(settings.eduanima_gcs_port),
+        ]  # fmt: skip
+        pid = process.spawn_detached(
+            argv, log_file=p.log, pid_file=p.pid_file, cwd=p.root, env=dict(os.environ)
+        )
+        with console.status(f"GCS emulator: waiting on {host}…"):
+            waited = process.wait_until(
+                lambda: healthy(host),
+                timeout_s=START_TIMEOUT_S,
+                what="GCS emulator",
+                log_file=p.log,
+                alive=lambda: process.pid_alive(pid),
+            )
+        console.print(f"GCS emulator: ready on {host} (pid {pid}, {waited:.1f} s)")
+    ensure_bucket(host, settings.gcs_bucket)
+
+
+def stop(settings: LocalDeploySettings, console: Console) -> None:
+    pid = running_pid(settings)
+    if pid is None:
+        return
+    process.terminate(pid, what="GCS emulator", timeout_s=10.0)
+    paths(settings).pid_file.unlink(missing_ok=True)
+    console.print("GCS emulator: stopped")
