@@ -1,0 +1,101 @@
+"""The LLM port: what the professor and the librarian ask of a language engine.
+
+Two adapters implement it: ``extractive`` (deterministic, offline, no model)
+and ``gemini`` (google-genai, structured JSON output). Prompts never see chunk
+or material IDs: candidates and evidence are shown by temp index only, and the
+stage code maps indexes back (ARCHITECTURE invariant 3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class PlannedTask:
+    task_id: str
+    description: str
+    keywords: list[str] = field(default_factory=list)
+    required: bool = True
+
+
+@dataclass(frozen=True)
+class PlanDraft:
+    """Phase 2 output. The agent never picks the search algorithm: it gives
+    keyword queries and one sentence, the searcher decides how to use them."""
+
+    tasks: list[PlannedTask]
+    stop_conditions: list[tuple[str, str]]  # (SUFFICIENCY|UNAMBIGUITY|VISUAL_CHECK, description)
+    complexity: float  # 1.0 definition ... 2.0 comparison across materials
+    language: str  # ja | en
+    text_queries: list[str]
+    vector_query: str
+
+
+@dataclass(frozen=True)
+class Passage:
+    """What the model may see of a candidate or a piece of evidence: an index and text."""
+
+    index: int
+    text: str
+    context: str = ""  # neighbouring text, for the answer step
+
+
+@dataclass(frozen=True)
+class Finding:
+    index: int  # temp index of the passage
+    task_id: str
+    snippet: str  # must occur verbatim in the passage text
+    score: float  # 0..1, how well it serves the task
+    reason: str
+
+
+@dataclass(frozen=True)
+class Judgement:
+    findings: list[Finding]
+    satisfied_task_ids: list[str]
+    reason: str
+
+
+@dataclass(frozen=True)
+class QueryDraft:
+    text_queries: list[str]
+    vector_query: str
+
+
+@dataclass(frozen=True)
+class Review:
+    """Reflection: the critique of a draft and the revised answer."""
+
+    answer: str
+    critique: str
+    dropped: list[str] = field(default_factory=list)  # claims removed for lack of evidence
+
+
+class LLMEngine(Protocol):
+    name: str
+
+    def plan(self, question: str) -> PlanDraft: ...
+
+    def evaluate(
+        self, question: str, tasks: Sequence[PlannedTask], passages: Sequence[Passage]
+    ) -> Judgement: ...
+
+    def refine(
+        self,
+        question: str,
+        tasks: Sequence[PlannedTask],
+        missing_task_ids: Sequence[str],
+        strategy: str,  # missing | broader | neighbours
+        found: Sequence[str],  # snippets already held, to steer away from them
+    ) -> QueryDraft: ...
+
+    def answer(self, question: str, language: str, evidence: Sequence[Passage]) -> Iterator[str]:
+        """Stream the answer; cite evidence as [n] with n = passage index + 1."""
+        ...
+
+    def review(
+        self, question: str, language: str, draft: str, evidence: Sequence[Passage]
+    ) -> Review: ...

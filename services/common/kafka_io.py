@@ -1,0 +1,222 @@
+"""Kafka I/O shared by every service: producers, consumers, dead letters, the stage runner.
+
+A stage is a pure function ``handle(event) -> list[Emit]``. ``StageRunner`` is
+the thin shell around it: poll, decode, handle, produce, commit. Each batch is
+one Kafka transaction holding the outputs *and* the consumed offsets, so a
+crash at any point either publishes everything a message caused or nothing,
+and the message is handled again (consume-transform-produce, KIP-447).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import traceback
+import uuid
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from confluent_kafka import Consumer, KafkaException, Message, Producer, TopicPartition
+from prometheus_client import Counter
+
+from services.common.avro_codec import AvroCodec, SchemaRegistry
+from services.common.errors import AvroDecodeError, InvalidInput
+from services.common.settings import KafkaSettings
+from topics.registry import TopicSpec, dlq_name, full_name
+
+logger = logging.getLogger(__name__)
+E = TypeVar("E")
+
+CONSUMED = Counter("eduanima_consumed_total", "Messages consumed", ["topic", "stage"])
+PRODUCED = Counter("eduanima_produced_total", "Messages produced", ["topic"])
+DEAD_LETTERED = Counter("eduanima_dead_lettered_total", "Messages sent to a DLQ", ["topic", "stage"])
+
+
+def codec_for(settings: KafkaSettings) -> AvroCodec:
+    registry = SchemaRegistry(settings.schema_registry_url) if settings.schema_registry_url else None
+    return AvroCodec(registry)
+
+
+def make_producer(settings: KafkaSettings, *, transactional_id: str | None = None, **extra: Any) -> Producer:
+    config: dict[str, Any] = {
+        "bootstrap.servers": settings.kafka_bootstrap_servers,
+        "enable.idempotence": True,
+        "acks": "all",
+        "linger.ms": 2,
+        **extra,
+    }
+    if transactional_id:
+        config["transactional.id"] = transactional_id
+    return Producer(config)
+
+
+def make_consumer(settings: KafkaSettings, group_id: str, **extra: Any) -> Consumer:
+    return Consumer({
+        "bootstrap.servers": settings.kafka_bootstrap_servers,
+        "group.id": group_id,
+        "enable.auto.commit": False,
+        "auto.offset.reset": "earliest",
+        # never see outputs of transactions that a crashed stage aborted
+        "isolation.level": "read_committed",
+        "group.protocol": "classic",
+        **extra,
+    })
+
+
+@dataclass(frozen=True)
+class Emit:
+    """One output of a stage: an event for a topic, under a key."""
+
+    topic: TopicSpec
+    key: str
+    event: Any
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def dead_letter_headers(msg: Message, exc: BaseException, stage: str) -> list[tuple[str, bytes]]:
+    return [
+        ("error.class", type(exc).__name__.encode()),
+        ("error.message", str(exc)[:2000].encode()),
+        ("stage", stage.encode()),
+        ("source.topic", (msg.topic() or "").encode()),
+        ("source.partition", str(msg.partition()).encode()),
+        ("source.offset", str(msg.offset()).encode()),
+    ]
+
+
+class StageRunner(Generic[E]):
+    """Runs one stage as a member of a consumer group until ``stop`` is set.
+
+    Decode failures and ``InvalidInput`` go to the input topic's DLQ (original
+    bytes, error in headers), inside the same transaction as the offset
+    commit; any other exception aborts the batch and propagates, so the
+    process crashes and the batch is redone after restart.
+    """
+
+    def __init__(
+        self,
+        settings: KafkaSettings,
+        *,
+        stage: str,
+        group_id: str,
+        source: TopicSpec,
+        event_type: type[E],
+        handle: Callable[[E], Iterable[Emit]],
+        batch_size: int = 16,
+        on_assign: Callable[[Consumer, list[TopicPartition]], None] | None = None,
+    ):
+        self.settings, self.stage, self.source = settings, stage, source
+        self.event_type, self.handle, self.batch_size = event_type, handle, batch_size
+        self.prefix = settings.eduanima_topic_prefix
+        self.codec = codec_for(settings)
+        self.consumer = make_consumer(settings, self.prefix + group_id)
+        self.producer = make_producer(settings, transactional_id=f"{self.prefix}{stage}-{uuid.uuid4()}")
+        self._on_assign = on_assign
+
+    def produce(self, emit: Emit) -> None:
+        topic = full_name(emit.topic, self.prefix)
+        self.producer.produce(
+            topic,
+            key=emit.key.encode(),
+            value=self.codec.encode(emit.event, topic),
+            headers=[(k, v.encode()) for k, v in emit.headers.items()],
+        )
+        PRODUCED.labels(topic).inc()
+
+    def _dead_letter(self, msg: Message, exc: BaseException) -> None:
+        logger.warning(
+            "dead-lettering %s[%s]@%s in %s: %s", msg.topic(), msg.partition(), msg.offset(),
+            self.stage, exc,
+        )
+        self.producer.produce(
+            dlq_name(self.source, self.prefix), key=msg.key(), value=msg.value(),
+            headers=dead_letter_headers(msg, exc, self.stage),
+        )
+        DEAD_LETTERED.labels(msg.topic(), self.stage).inc()
+
+    def process(self, msg: Message) -> None:
+        CONSUMED.labels(msg.topic(), self.stage).inc()
+        try:
+            event = self.codec.decode(
+                self.event_type, msg.value(), msg.topic(), msg.partition(), msg.offset()
+            )
+            outputs = list(self.handle(event))
+        except (AvroDecodeError, InvalidInput) as exc:
+            self._dead_letter(msg, exc)
+            return
+        for emit in outputs:
+            self.produce(emit)
+
+    def _assigned(self, consumer: Consumer, partitions: list[TopicPartition]) -> None:
+        if self._on_assign:
+            self._on_assign(consumer, partitions)
+
+    def run(self, stop: threading.Event) -> None:
+        self.producer.init_transactions(30)
+        self.consumer.subscribe([full_name(self.source, self.prefix)], on_assign=self._assigned)
+        logger.info("stage %s consuming %s", self.stage, full_name(self.source, self.prefix))
+        try:
+            while not stop.is_set():
+                batch = self.consumer.consume(self.batch_size, timeout=0.2)
+                batch = [m for m in batch if not self._is_eof(m)]
+                if not batch:
+                    continue
+                self.producer.begin_transaction()
+                try:
+                    for msg in batch:
+                        self.process(msg)
+                    self.producer.send_offsets_to_transaction(
+                        self.consumer.position(self.consumer.assignment()),
+                        self.consumer.consumer_group_metadata(),
+                    )
+                    self.producer.commit_transaction()
+                except BaseException:
+                    logger.error("stage %s failed; aborting batch\n%s", self.stage, traceback.format_exc())
+                    self.producer.abort_transaction()
+                    raise
+        finally:
+            self.consumer.close()
+            self.producer.flush(10)
+
+    @staticmethod
+    def _is_eof(msg: Message) -> bool:
+        if msg.error() is None:
+            return False
+        if msg.error().code() == -191:  # _PARTITION_EOF: informational
+            return True
+        raise KafkaException(msg.error())
+
+
+class Publisher:
+    """Produces events outside a stage (SDK, CLI, gateway) and raises if any was not delivered."""
+
+    def __init__(self, settings: KafkaSettings, producer: Producer | None = None):
+        self.settings = settings
+        self.codec = codec_for(settings)
+        self.producer = producer or make_producer(settings)
+        self._errors: list[str] = []
+
+    def publish(self, spec: TopicSpec, key: str, event: Any) -> None:
+        topic = full_name(spec, self.settings.eduanima_topic_prefix)
+
+        def report(err: Any, _msg: Any) -> None:
+            if err is not None:
+                self._errors.append(f"{topic}: {err}")
+
+        self.producer.produce(topic, key=key.encode(), value=self.codec.encode(event, topic),
+                              on_delivery=report)
+        PRODUCED.labels(topic).inc()
+
+    def flush(self, timeout: float = 30) -> None:
+        left = self.producer.flush(timeout)
+        errors, self._errors = self._errors, []
+        if left or errors:
+            raise KafkaException(
+                f"{left} message(s) undelivered after {timeout}s; errors: {errors or 'none'}"
+            )
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
