@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from rich.console import Console
 
-from deploy.local import gcs, kafka, postgres
+from deploy.local import gcs, kafka, postgres, process
 from deploy.local.process import LocalDeployError
 from deploy.local.settings import LocalDeploySettings
 
@@ -55,6 +55,8 @@ def _kafka_status(settings: LocalDeploySettings) -> ComponentStatus:
     version = kafka.installed_version(settings) or "not installed"
     pid = kafka.running_pid(settings)
     owner = f"pid {pid}" if pid else "not started by this home"
+    if not process.port_open(settings.eduanima_kafka_port):
+        return ComponentStatus("kafka", False, address, version, f"{owner}; not listening")
     try:
         cluster_id, brokers = kafka.describe(address)
     except (LocalDeployError, TimeoutError) as exc:

@@ -118,6 +118,10 @@ def render_server_properties(
         # Topics are code (topics/ applied by `eduanima topics apply`), never a typo's side effect.
         "auto.create.topics.enable": "false",
         "delete.topic.enable": "true",
+        # After a restart the controller refuses the broker's new registration until the old
+        # session expires (default 9 s); a short session makes `down` + `up` quick.
+        "broker.heartbeat.interval.ms": "500",
+        "broker.session.timeout.ms": "3000",
     }
     lines = ["# Rendered by deploy/local on every start; edits here are overwritten."]
     lines += [f"{key}={value}" for key, value in props.items()]
@@ -207,7 +211,8 @@ def running_pid(settings: LocalDeploySettings) -> int | None:
 
 def describe(bootstrap: str, timeout_s: float = 5.0) -> tuple[str, int]:
     """(cluster id, broker count) as the broker reports them."""
-    admin = AdminClient({"bootstrap.servers": bootstrap, "socket.timeout.ms": 3000})
+    # log_level 0: a probe must not spray librdkafka connection errors; failures raise instead.
+    admin = AdminClient({"bootstrap.servers": bootstrap, "socket.timeout.ms": 3000, "log_level": 0})
     try:
         result = admin.describe_cluster(request_timeout=timeout_s).result(timeout=timeout_s + 1)
     except KafkaException as exc:
