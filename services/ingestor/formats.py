@@ -1,0 +1,123 @@
+"""Which kind of file a material is: magic bytes first, then extension, then mime type.
+
+Magic bytes win because browsers and CLIs often send ``application/octet-stream``
+or a wrong extension; text formats have no magic, so for them the extension
+(and then the declared mime type) decides.
+"""
+
+from __future__ import annotations
+
+import codecs
+from enum import StrEnum
+from pathlib import PurePosixPath
+
+from services.common.errors import InvalidInput
+
+
+class Format(StrEnum):
+    MARKDOWN = "markdown"
+    TEXT = "text"
+    HTML = "html"
+    PDF = "pdf"
+    QA_CSV = "qa-csv"
+    QA_JSONL = "qa-jsonl"
+    IMAGE = "image"
+
+
+MIME_TYPES = {
+    Format.MARKDOWN: "text/markdown",
+    Format.TEXT: "text/plain",
+    Format.HTML: "text/html",
+    Format.PDF: "application/pdf",
+    Format.QA_CSV: "text/csv",
+    Format.QA_JSONL: "application/jsonl",
+}
+
+_IMAGE_MAGIC = {
+    b"\x89PNG\r\n\x1a\n": "image/png",
+    b"\xff\xd8\xff": "image/jpeg",
+    b"GIF87a": "image/gif",
+    b"GIF89a": "image/gif",
+}
+
+_EXTENSIONS = {
+    ".md": Format.MARKDOWN,
+    ".markdown": Format.MARKDOWN,
+    ".txt": Format.TEXT,
+    ".text": Format.TEXT,
+    ".html": Format.HTML,
+    ".htm": Format.HTML,
+    ".pdf": Format.PDF,
+    ".csv": Format.QA_CSV,
+    ".jsonl": Format.QA_JSONL,
+    ".ndjson": Format.QA_JSONL,
+}
+
+_MIMES = {
+    "text/markdown": Format.MARKDOWN,
+    "text/x-markdown": Format.MARKDOWN,
+    "text/plain": Format.TEXT,
+    "text/html": Format.HTML,
+    "application/xhtml+xml": Format.HTML,
+    "application/pdf": Format.PDF,
+    "text/csv": Format.QA_CSV,
+    "application/jsonl": Format.QA_JSONL,
+    "application/x-ndjson": Format.QA_JSONL,
+}
+
+# Containers people upload by mistake; named so the refusal says what to do instead.
+_KNOWN_UNSUPPORTED = {
+    b"PK\x03\x04": "a ZIP container (Word, PowerPoint, Excel or .zip); export it to PDF first",
+    b"\xd0\xcf\x11\xe0": "a legacy Office document; export it to PDF first",
+}
+
+SUPPORTED = "Markdown, plain text, HTML, PDF, PNG/JPEG/GIF/WebP images, Q/A CSV or JSONL"
+
+
+def image_mime(data: bytes) -> str | None:
+    for magic, mime in _IMAGE_MAGIC.items():
+        if data.startswith(magic):
+            return mime
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "image/webp"
+    return None
+
+
+def detect_format(data: bytes, filename: str, mime_type: str = "") -> tuple[Format, str]:
+    """The format and the canonical mime type to store, or InvalidInput saying why not."""
+    if b"%PDF-" in data[:1024]:  # the PDF spec allows junk before the header
+        return Format.PDF, MIME_TYPES[Format.PDF]
+    if (image := image_mime(data)) is not None:
+        return Format.IMAGE, image
+    for magic, what in _KNOWN_UNSUPPORTED.items():
+        if data.startswith(magic):
+            raise InvalidInput(f"{filename!r} is {what}; supported: {SUPPORTED}")
+
+    suffix = PurePosixPath(filename.replace("\\", "/")).suffix.lower()
+    declared = mime_type.split(";")[0].strip().lower()
+    fmt = _EXTENSIONS.get(suffix) or _MIMES.get(declared)
+    if fmt is None:
+        kind = f"extension {suffix!r}" if suffix else "no extension"
+        raise InvalidInput(
+            f"unsupported file type for {filename!r} ({kind}, mime {declared or 'unknown'});"
+            f" supported: {SUPPORTED}"
+        )
+    if fmt is Format.PDF:
+        raise InvalidInput(f"{filename!r} is named as a PDF but is not one (no %PDF- header)")
+    if fmt is Format.TEXT and _looks_like_html(data):
+        fmt = Format.HTML
+    if _looks_binary(data):
+        raise InvalidInput(f"{filename!r} should be {fmt.value} text but contains binary data")
+    return fmt, MIME_TYPES[fmt]
+
+
+def _looks_like_html(data: bytes) -> bool:
+    head = data[:512].lstrip().lower()
+    return head.startswith(b"<!doctype html") or head.startswith(b"<html")
+
+
+def _looks_binary(data: bytes) -> bool:
+    # UTF-16 text legitimately holds NUL bytes; its BOM says so.
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return False
+    return b"\x00" in data[:8192]

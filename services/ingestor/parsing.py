@@ -1,0 +1,310 @@
+"""Text formats → ``Block``s with heading paths: Markdown, plain text, HTML.
+
+PDF and Q/A tables live in ``pdf.py`` and ``qa.py``. Every parser returns
+``(title or None, blocks)``; ``chunking.chunk_blocks`` bounds the sizes.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from html.parser import HTMLParser
+
+from services.common.errors import InvalidInput
+from services.ingestor.chunking import Block
+
+_CJK = r"\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
+# A line break between two CJK characters is layout, not a space.
+_CJK_BREAK = re.compile(rf"(?<=[{_CJK}])[ \t]*\n[ \t]*(?=[{_CJK}])")
+
+
+def decode_text(data: bytes, filename: str) -> str:
+    """UTF-8 (with or without BOM), UTF-16 with BOM, or Shift_JIS (Japanese Excel/Windows)."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        encodings = ["utf-16"]
+    else:
+        encodings = ["utf-8-sig", "cp932"]
+    for encoding in encodings:
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        return text.replace("\r\n", "\n").replace("\r", "\n")
+    raise InvalidInput(f"{filename!r} is not UTF-8, UTF-16 or Shift_JIS text")
+
+
+def join_cjk_lines(text: str) -> str:
+    return _CJK_BREAK.sub("", text)
+
+
+class _Headings:
+    """The stack of open headings; ``path`` is what a block below them belongs to."""
+
+    def __init__(self) -> None:
+        self._stack: list[tuple[int, str]] = []
+
+    def open(self, level: int, title: str) -> None:
+        while self._stack and self._stack[-1][0] >= level:
+            self._stack.pop()
+        self._stack.append((level, title))
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        return tuple(title for _, title in self._stack)
+
+
+# --- Markdown -------------------------------------------------------------------------
+
+_ATX = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+_FRONT_MATTER = re.compile(r"\A---\n.*?\n(?:---|\.\.\.)\n", re.DOTALL)
+
+
+def parse_markdown(text: str) -> tuple[str | None, list[Block]]:
+    text = _FRONT_MATTER.sub("", text)
+    headings = _Headings()
+    blocks: list[Block] = []
+    title: str | None = None
+    paragraph: list[str] = []
+
+    def flush() -> None:
+        if paragraph:
+            blocks.append(Block(join_cjk_lines("\n".join(paragraph)), headings.path))
+            paragraph.clear()
+
+    def heading(level: int, name: str) -> None:
+        nonlocal title
+        flush()
+        headings.open(level, name)
+        if level == 1 and title is None:
+            title = name
+
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if fence := _FENCE.match(line):
+            flush()
+            marker, body = fence.group(1), [line]
+            i += 1
+            while i < len(lines):
+                body.append(lines[i])
+                if lines[i].strip().startswith(marker):
+                    break
+                i += 1
+            blocks.append(Block("\n".join(body), headings.path))
+        elif atx := _ATX.match(line):
+            heading(len(atx.group(1)), atx.group(2).strip())
+        elif (setext := _SETEXT.match(line)) and len(paragraph) == 1:
+            name = paragraph.pop()
+            heading(1 if setext.group(1)[0] == "=" else 2, name.strip())
+        elif not line.strip():
+            flush()
+        elif _SETEXT.match(line) and not paragraph:
+            pass  # a thematic break (---) separates blocks; it carries no text
+        else:
+            paragraph.append(line.rstrip())
+        i += 1
+    flush()
+    return title, blocks
+
+
+# --- plain text ------------------------------------------------------------------------
+
+
+def parse_plain_text(text: str) -> tuple[str | None, list[Block]]:
+    """Paragraphs separated by blank lines; plain text has no headings."""
+    blocks = [
+        Block(join_cjk_lines(paragraph.strip()))
+        for paragraph in re.split(r"\n[ \t]*\n", text)
+        if paragraph.strip()
+    ]
+    return None, blocks
+
+
+# --- HTML -------------------------------------------------------------------------------
+
+_SKIPPED = {"script", "style", "noscript", "template", "svg", "head", "iframe", "object"}
+_BLOCK = {
+    "p",
+    "div",
+    "section",
+    "article",
+    "main",
+    "aside",
+    "header",
+    "footer",
+    "nav",
+    "blockquote",
+    "ul",
+    "ol",
+    "dl",
+    "dt",
+    "dd",
+    "figure",
+    "figcaption",
+    "hr",
+    "form",
+    "address",
+    "details",
+    "summary",
+    "caption",
+}
+_HEADINGS = {f"h{n}": n for n in range(1, 7)}
+_LINE_BREAK = "\u2028"  # <br> survives whitespace collapsing as this, then becomes "\n"
+
+
+class _HtmlToBlocks(HTMLParser):
+    """Headings become the heading path; paragraphs, list items, tables and pre become blocks."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.blocks: list[Block] = []
+        self.title: str | None = None
+        self.h1: str | None = None
+        self._headings = _Headings()
+        self._text: list[str] = []
+        self._skip = 0
+        self._in_title = False
+        self._title_text: list[str] = []
+        self._heading_level = 0
+        self._pre = 0
+        self._lists: list[list[int]] = []  # per open list: [ordered?, counter]
+        self._row: list[str] | None = None
+        self._rows: list[tuple[list[str], bool]] = []
+        self._cell: list[str] | None = None
+        self._row_has_th = False
+
+    # text sinks, innermost first
+    def _sink(self) -> list[str]:
+        return self._cell if self._cell is not None else self._text
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "title":
+            self._in_title = True
+        if tag in _SKIPPED:
+            self._skip += 1
+        if self._skip:
+            return
+        if tag in _HEADINGS:
+            self._flush()
+            self._heading_level = _HEADINGS[tag]
+        elif tag in _BLOCK:
+            self._flush()
+            if tag in ("ul", "ol"):
+                self._lists.append([tag == "ol", 0])
+        elif tag == "li":
+            self._flush()
+            marker = "- "
+            if self._lists and self._lists[-1][0]:
+                self._lists[-1][1] += 1
+                marker = f"{self._lists[-1][1]}. "
+            self._text.append(marker)
+        elif tag == "pre":
+            self._flush()
+            self._pre += 1
+            self._text.append("```\n")
+        elif tag == "br":
+            self._sink().append("\n" if self._pre else _LINE_BREAK)
+        elif tag == "tr":
+            self._row, self._row_has_th = [], False
+        elif tag in ("td", "th"):
+            self._cell = []
+            self._row_has_th |= tag == "th"
+        elif tag == "code" and not self._pre:
+            self._sink().append("`")
+        elif tag in ("strong", "b"):
+            self._sink().append("**")
+        elif tag == "table":
+            self._flush()
+            self._rows = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "title":
+            self._in_title = False
+            self.title = _collapse("".join(self._title_text)) or None
+        if tag in _SKIPPED:
+            self._skip = max(0, self._skip - 1)
+            return
+        if self._skip:
+            return
+        if tag in _HEADINGS and self._heading_level:
+            name = _collapse("".join(self._text))
+            self._text.clear()
+            if name:
+                self._headings.open(self._heading_level, name)
+                if self._heading_level == 1 and self.h1 is None:
+                    self.h1 = name
+            self._heading_level = 0
+        elif tag in _BLOCK or tag == "li":
+            self._flush()
+            if tag in ("ul", "ol") and self._lists:
+                self._lists.pop()
+        elif tag == "pre" and self._pre:
+            self._pre -= 1
+            self._text.append("\n```")
+            self._flush(keep_whitespace=True)
+        elif tag in ("td", "th") and self._cell is not None and self._row is not None:
+            self._row.append(_collapse("".join(self._cell)).replace("|", "\\|"))
+            self._cell = None
+        elif tag == "tr" and self._row is not None:
+            if any(self._row):
+                self._rows.append((self._row, self._row_has_th))
+            self._row = None
+        elif tag == "table":
+            self._emit_table()
+        elif tag == "code" and not self._pre:
+            self._sink().append("`")
+        elif tag in ("strong", "b"):
+            self._sink().append("**")
+
+    def handle_data(self, data: str) -> None:
+        if self._in_title:
+            self._title_text.append(data)
+        if self._skip:
+            return
+        self._sink().append(data)
+
+    def close(self) -> None:
+        super().close()
+        self._emit_table()
+        self._flush()
+
+    def _flush(self, keep_whitespace: bool = False) -> None:
+        raw = "".join(self._text)
+        self._text.clear()
+        if self._pre and not keep_whitespace:
+            self._text.append(raw)  # still inside <pre>: keep collecting
+            return
+        text = raw.strip("\n") if keep_whitespace else _collapse(raw)
+        if re.fullmatch(r"-|\d+\.", text):
+            self._text.append(text + " ")  # a list marker waits for the item's first paragraph
+        elif text and text != "```\n```":
+            self.blocks.append(Block(text, self._headings.path))
+
+    def _emit_table(self) -> None:
+        if not self._rows:
+            return
+        width = max(len(cells) for cells, _ in self._rows)
+        lines = []
+        for n, (cells, header) in enumerate(self._rows):
+            cells = cells + [""] * (width - len(cells))
+            lines.append("| " + " | ".join(cells) + " |")
+            if n == 0 and header:
+                lines.append("|" + "---|" * width)
+        self._rows = []
+        self.blocks.append(Block("\n".join(lines), self._headings.path))
+
+
+def _collapse(text: str) -> str:
+    """HTML whitespace rules: runs become one space, except <br> which stays a line break."""
+    text = re.sub(r"[ \t\r\f\v\n]+", " ", join_cjk_lines(text))
+    return re.sub(rf" ?{_LINE_BREAK} ?", "\n", text).strip()
+
+
+def parse_html(text: str) -> tuple[str | None, list[Block]]:
+    parser = _HtmlToBlocks()
+    parser.feed(text)
+    parser.close()
+    return parser.title or parser.h1, parser.blocks

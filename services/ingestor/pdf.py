@@ -1,0 +1,184 @@
+"""PDF with a text layer → ``Block``s, page by page, with headings from the outline.
+
+pypdf's plain extraction follows the content stream (so columns stay in order)
+but loses paragraph breaks; a paragraph is taken to end at a line clearly
+shorter than the page's full lines. Bookmarks (the outline) give the heading
+path: a bookmark's title line on its page opens that heading there.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+from dataclasses import dataclass, field
+
+from pypdf import PdfReader
+from pypdf.errors import PyPdfError
+
+from services.common.errors import InvalidInput
+from services.ingestor.chunking import Block
+from services.ingestor.parsing import join_cjk_lines
+
+logger = logging.getLogger(__name__)
+
+MIN_PAGE_CHARS = 20  # fewer visible characters than this: the page has no usable text layer
+
+
+@dataclass
+class PdfText:
+    title: str | None
+    blocks: list[Block]
+    page_count: int
+    pages_without_text: list[int] = field(default_factory=list)  # 1-based
+
+    @property
+    def has_text_layer(self) -> bool:
+        # Mostly scanned: let the vision engine read the whole file instead.
+        return self.page_count > 0 and len(self.pages_without_text) * 2 <= self.page_count
+
+
+@dataclass(frozen=True)
+class _Bookmark:
+    page: int  # 0-based
+    level: int
+    title: str
+
+
+def parse_pdf(data: bytes, filename: str) -> PdfText:
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        if reader.is_encrypted and not reader.decrypt(""):
+            raise InvalidInput(f"{filename!r} is a password-protected PDF")
+        page_texts = [page.extract_text() or "" for page in reader.pages]
+        bookmarks = _bookmarks(reader)
+        meta_title = (reader.metadata.title if reader.metadata else None) or None
+    except InvalidInput:
+        raise
+    except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, OSError) as exc:
+        raise InvalidInput(f"{filename!r} is a corrupt or unreadable PDF: {exc}") from exc
+
+    empty = [n + 1 for n, text in enumerate(page_texts) if len(_visible(text)) < MIN_PAGE_CHARS]
+    blocks = _blocks(page_texts, bookmarks)
+    title = meta_title.strip() if meta_title and meta_title.strip() else None
+    if empty and len(empty) < len(page_texts):
+        logger.warning("pdf pages without text layer", extra={"pdf": filename, "pages": empty})
+    return PdfText(title, blocks, len(page_texts), empty)
+
+
+def _visible(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def _bookmarks(reader: PdfReader) -> list[_Bookmark]:
+    found: list[_Bookmark] = []
+
+    def walk(items: list, level: int) -> None:
+        for item in items:
+            if isinstance(item, list):
+                walk(item, level + 1)
+                continue
+            page = reader.get_destination_page_number(item)
+            title = _norm(str(getattr(item, "title", "") or ""))
+            if page is not None and page >= 0 and title:
+                found.append(_Bookmark(page, level, title))
+
+    try:
+        walk(reader.outline, 1)
+    except (PyPdfError, ValueError, KeyError, TypeError, AttributeError):
+        logger.warning("unreadable pdf outline; continuing without headings")
+        return []
+    return sorted(found, key=lambda b: b.page)  # stable: document order within a page
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+class _HeadingStack:
+    def __init__(self) -> None:
+        self._stack: list[tuple[int, str]] = []
+
+    def open(self, mark: _Bookmark) -> None:
+        while self._stack and self._stack[-1][0] >= mark.level:
+            self._stack.pop()
+        self._stack.append((mark.level, mark.title))
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        return tuple(title for _, title in self._stack)
+
+
+def _blocks(page_texts: list[str], bookmarks: list[_Bookmark]) -> list[Block]:
+    headings = _HeadingStack()
+    blocks: list[Block] = []
+    for index, text in enumerate(page_texts):
+        pending = [b for b in bookmarks if b.page == index]
+        blocks.extend(_page_blocks(text, index + 1, pending, headings))
+        for mark in pending:  # bookmark whose title is not printed: it opens at the page end
+            headings.open(mark)
+    return blocks
+
+
+def _page_blocks(
+    text: str, page: int, pending: list[_Bookmark], headings: _HeadingStack
+) -> list[Block]:
+    """Paragraph blocks of one page; consumes the bookmarks whose titles it finds."""
+    lines = [line for line in (_norm(raw) for raw in text.split("\n")) if line]
+    full = _full_line_length(lines)
+    blocks: list[Block] = []
+    paragraph: list[str] = []
+
+    def flush() -> None:
+        if paragraph:
+            blocks.append(Block(_join_lines(paragraph), headings.path, page))
+            paragraph.clear()
+
+    i = 0
+    while i < len(lines):
+        if consumed := _match_heading(lines, i, pending):
+            flush()
+            headings.open(pending.pop(0))
+            i += consumed
+            continue
+        paragraph.append(lines[i])
+        if len(lines[i]) < 0.8 * full:  # a short line ends its paragraph
+            flush()
+        i += 1
+    flush()
+    return blocks
+
+
+def _match_heading(lines: list[str], i: int, pending: list[_Bookmark]) -> int:
+    """How many lines from ``i`` spell the next bookmark's title (0 if they do not)."""
+    if not pending:
+        return 0
+    title, text = pending[0].title, ""
+    for j in range(i, min(i + 4, len(lines))):  # a long title wraps over a few lines
+        text = _norm(f"{text} {lines[j]}") if text else lines[j]
+        if text == title:
+            return j - i + 1
+        if not title.startswith(text):
+            return 0
+    return 0
+
+
+def _full_line_length(lines: list[str]) -> int:
+    """Length of a full-width line on this page (the 90th percentile of line lengths)."""
+    if not lines:
+        return 0
+    lengths = sorted(len(line) for line in lines)
+    return lengths[int(0.9 * (len(lengths) - 1))]
+
+
+def _join_lines(lines: list[str]) -> str:
+    text = ""
+    for line in lines:
+        if not text:
+            text = line
+        elif re.search(r"[A-Za-z]-$", text) and line[:1].islower():
+            text = text[:-1] + line  # hyphenated word across lines
+        else:
+            text = f"{text}\n{line}"
+    # CJK lines join without a space; Latin lines with one.
+    return join_cjk_lines(text).replace("\n", " ")
