@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 class Task:
     task_id: str
     description: str
+    keywords: list[str] = field(default_factory=list)
     required: bool = True
 
 

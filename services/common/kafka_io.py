@@ -65,6 +65,14 @@ def make_consumer(settings: KafkaSettings, group_id: str, **extra: Any) -> Consu
     })
 
 
+class Rejected(InvalidInput):
+    """Bad input that still deserves an answer: the emits are published, then the message is dead-lettered."""
+
+    def __init__(self, message: str, emits: list[Emit]):
+        super().__init__(message)
+        self.emits = emits
+
+
 @dataclass(frozen=True)
 class Emit:
     """One output of a stage: an event for a topic, under a key."""
@@ -143,6 +151,11 @@ class StageRunner(Generic[E]):
                 self.event_type, msg.value(), msg.topic(), msg.partition(), msg.offset()
             )
             outputs = list(self.handle(event))
+        except Rejected as exc:
+            for emit in exc.emits:
+                self.produce(emit)
+            self._dead_letter(msg, exc)
+            return
         except (AvroDecodeError, InvalidInput) as exc:
             self._dead_letter(msg, exc)
             return

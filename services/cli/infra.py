@@ -1,0 +1,92 @@
+"""``eduanima up|down|status``, ``topics apply``, ``db migrate``, ``bench kafka``."""
+
+from __future__ import annotations
+
+import typer
+
+from services.cli.common import console, friendly_errors
+
+
+def register(app: typer.Typer, bench_app: typer.Typer) -> None:
+    topics_app = typer.Typer(help="Kafka topics as code (topics/registry.py).", no_args_is_help=True)
+    db_app = typer.Typer(help="PostgreSQL schema.", no_args_is_help=True)
+    app.add_typer(topics_app, name="topics")
+    app.add_typer(db_app, name="db")
+
+    @app.command()
+    def up() -> None:
+        """Start the local Kafka, PostgreSQL+pgvector and GCS emulator (idempotent), then apply topics and migrations."""
+        from deploy.local import LocalDeployError, LocalDeploySettings
+        from deploy.local import up as start
+
+        try:
+            start(LocalDeploySettings(), console)
+        except LocalDeployError as exc:
+            console.print(f"[red]error:[/red] {exc}")
+            raise typer.Exit(1) from exc
+        apply()
+        migrate()
+
+    @app.command()
+    def down() -> None:
+        """Stop the local infrastructure; its data stays under EDUANIMA_HOME."""
+        from deploy.local import LocalDeploySettings
+        from deploy.local import down as stop
+
+        stop(LocalDeploySettings(), console)
+
+    @app.command()
+    def status() -> None:
+        """Health, address and version of each local component (exit 1 if any is unhealthy)."""
+        from rich.console import Console
+
+        from deploy.local import LocalDeploySettings
+        from deploy.local.__main__ import status_table
+
+        table, healthy = status_table(LocalDeploySettings())
+        Console().print(table)
+        if not healthy:
+            raise typer.Exit(1)
+
+    @topics_app.command("apply")
+    def apply() -> None:
+        """Create missing topics, fix drifted configs, refuse to shrink partitions."""
+        from services.common.settings import KafkaSettings
+        from topics.apply import apply_topics
+
+        with friendly_errors():
+            changes = apply_topics(KafkaSettings())
+        if not changes:
+            console.print("topics: no changes")
+        for change in changes:
+            console.print(f"topics: {change.action} {change.topic} ({change.detail})")
+
+    @topics_app.command("describe")
+    def describe_topic(name: str) -> None:
+        """Print a topic's configuration, e.g. `eduanima topics describe search.sessions`."""
+        from services.common.settings import KafkaSettings
+        from topics.apply import describe
+
+        for key, value in sorted(describe(KafkaSettings(), name).items()):
+            print(f"{key}={value}")
+
+    @db_app.command("migrate")
+    def migrate() -> None:
+        """Apply pending SQL migrations (services/common/migrations)."""
+        from services.common.db import migrate as run_migrations
+        from services.common.settings import DatabaseSettings
+
+        with friendly_errors():
+            applied = run_migrations(DatabaseSettings())
+        console.print(f"db: {', '.join(applied) if applied else 'up to date'}")
+
+    @bench_app.command("kafka")
+    def bench_kafka(
+        events: int = typer.Option(100_000, help="Events for the throughput run."),
+        latency_samples: int = typer.Option(500, help="Single-event round trips for latency."),
+        out: str = typer.Option("bench-results/kafka.json", help="Where to write the JSON."),
+    ) -> None:
+        """Avro produce→consume throughput and single-event latency p50/p99 on loopback."""
+        from services.bench.kafka import run_kafka_bench
+
+        run_kafka_bench(events, latency_samples, out)

@@ -1,0 +1,221 @@
+"""``eduanima run``, ``ask``, ``replay``, ``dlq``, ``eval answers``, ``bench loop``."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from typing import Optional
+
+import typer
+
+from services.cli.common import console, friendly_errors, print_json
+
+SERVICES = ("ingestor", "searcher", "librarian", "professor", "gateway")
+
+
+def final_as_json(event) -> dict:
+    import dataclasses
+
+    return {
+        "session_id": event.session_id,
+        "status": event.status,
+        "answer": event.answer,
+        "citations": [dataclasses.asdict(c) for c in event.citations],
+        "iterations": event.iterations,
+        "stop_reason": event.stop_reason,
+    }
+
+
+def render(event, as_json: bool) -> None:
+    """Progress lines on stderr, the answer streamed on stdout; --json prints only the final."""
+    if as_json:
+        if event.kind == "FINAL":
+            print_json(final_as_json(event))
+        return
+    if event.kind == "PROGRESS":
+        console.print(f"[dim]· {event.stage}: {event.message}[/dim]")
+    elif event.kind == "DELTA":
+        sys.stdout.write(event.delta)
+        sys.stdout.flush()
+    else:
+        sys.stdout.write("\n")
+        if event.status != "ANSWERED" and not event.citations:
+            console.print(f"[yellow]{event.status}[/yellow]: {event.answer}" if event.status == "FAILED" else "")
+        for c in event.citations:
+            page = f" p.{c.page}" if c.page is not None else ""
+            sys.stdout.write(f"[{c.n}] {c.title}{page} — “{c.snippet[:120]}”\n")
+        console.print(
+            f"[bold]{event.status}[/bold] after {event.iterations} iteration(s) ({event.stop_reason})"
+        )
+
+
+def register(app: typer.Typer, bench_app: typer.Typer, eval_app: typer.Typer) -> None:
+    dlq_app = typer.Typer(help="Dead-letter topics: list what failed, replay it after a fix.",
+                          no_args_is_help=True)
+    app.add_typer(dlq_app, name="dlq")
+
+    @app.command()
+    def run(
+        services: Optional[list[str]] = typer.Argument(None, help=f"Any of {', '.join(SERVICES)}; default all."),
+        instances: int = typer.Option(1, min=1, help="Processes per service (they share its partitions)."),
+    ) -> None:
+        """Run services, each process its own consumer-group member, until Ctrl-C."""
+        chosen = services or list(SERVICES)
+        unknown = set(chosen) - set(SERVICES)
+        if unknown:
+            console.print(f"[red]error:[/red] unknown service(s): {', '.join(sorted(unknown))}")
+            raise typer.Exit(2)
+        procs = [
+            subprocess.Popen([sys.executable, "-m", f"services.{name}"])
+            for name in chosen for _ in range(instances)
+        ]
+        console.print(f"running {', '.join(chosen)} ({len(procs)} process(es)); Ctrl-C stops")
+
+        def stop(*_args) -> None:
+            for p in procs:
+                if p.poll() is None:
+                    p.send_signal(signal.SIGTERM)
+
+        signal.signal(signal.SIGTERM, stop)
+        try:
+            while all(p.poll() is None for p in procs):
+                time.sleep(0.5)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            stop()
+            codes = [p.wait(timeout=30) for p in procs]
+        if any(codes):
+            raise typer.Exit(1)
+
+    @app.command()
+    def ask(
+        question: str = typer.Argument(..., help="The question, in Japanese or English."),
+        subject: str = typer.Option(..., "--subject", help="Subject (course) id."),
+        user: str = typer.Option(..., "--user", help="The asking user; must be enrolled."),
+        follow: bool = typer.Option(True, "--follow/--no-follow", help="Stream progress and the answer."),
+        as_json: bool = typer.Option(False, "--json", help="Print only the final event, as JSON."),
+        timeout: float = typer.Option(120.0, "--timeout", help="Seconds to wait for the final answer."),
+        direct: bool = typer.Option(False, "--direct", help="Run the loop in this process, without Kafka."),
+        max_iterations: Optional[int] = typer.Option(None, help="At most this many search iterations (≤ 5)."),
+    ) -> None:
+        """Ask a question and stream the cited answer."""
+        if direct:
+            from services.loop_runtime import direct_loop, question_event
+
+            with friendly_errors():
+                loop, close = direct_loop()
+                try:
+                    event = None
+                    for event in loop.events(question_event(subject, user, question, max_iterations, timeout)):
+                        render(event, as_json)
+                finally:
+                    close()
+            if event is None or event.status != "ANSWERED":
+                raise typer.Exit(3)
+            return
+        from services.sdk import Client
+
+        client = Client()
+        try:
+            session_id = client.ask(subject, user, question, max_iterations=max_iterations,
+                                    timeout_ms=int(timeout * 1000))
+        except ValueError as exc:
+            console.print(f"[red]error:[/red] {exc}")
+            raise typer.Exit(2) from exc
+        if not follow and not as_json:
+            print(session_id)
+            return
+        console.print(f"[dim]session {session_id}[/dim]")
+        final = None
+        try:
+            for event in client.follow(session_id, timeout=timeout + 10):
+                render(event, as_json)
+                final = event
+        except TimeoutError as exc:
+            console.print(f"[red]error:[/red] {exc} — are the services running (`eduanima run`)?")
+            raise typer.Exit(4) from exc
+        if final is None or final.status != "ANSWERED":
+            raise typer.Exit(3)
+
+    @app.command()
+    def replay(
+        session_id: str = typer.Argument(..., help="The session to trace."),
+        as_json: bool = typer.Option(False, "--json", help="One JSON object per message."),
+        check: bool = typer.Option(False, "--check", help="Re-run the pure stages on the recorded inputs and compare decisions."),
+    ) -> None:
+        """Every message of one session, across all loop topics, in order."""
+        from services.replay import check_decisions, session_messages
+
+        messages = session_messages(session_id)
+        if not messages:
+            console.print(f"no messages for session {session_id}")
+            raise typer.Exit(1)
+        for m in messages:
+            if as_json:
+                print_json(m.as_dict())
+            else:
+                console.print(m.summary(), markup=False, highlight=False)
+        if check:
+            mismatches = check_decisions(messages)
+            for line in mismatches:
+                console.print(f"[red]differs:[/red] {line}")
+            console.print(f"replay check: {len(mismatches)} difference(s)")
+            if mismatches:
+                raise typer.Exit(1)
+
+    @dlq_app.command("list")
+    def dlq_list(
+        topic: Optional[str] = typer.Argument(None, help="Source topic, e.g. ingest.jobs; default all."),
+        as_json: bool = typer.Option(False, "--json"),
+    ) -> None:
+        """Dead letters with their error headers."""
+        from services.replay import dead_letters
+
+        rows = dead_letters(topic)
+        for row in rows:
+            if as_json:
+                print_json(row)
+            else:
+                console.print(
+                    f"{row['dlq']}[{row['partition']}]@{row['offset']} key={row['key']} "
+                    f"{row['headers'].get('error.class')}: {row['headers'].get('error.message')}",
+                    markup=False, highlight=False,
+                )
+        console.print(f"{len(rows)} dead letter(s)")
+
+    @dlq_app.command("replay")
+    def dlq_replay(
+        topic: str = typer.Argument(..., help="Source topic whose dead letters go back to it."),
+    ) -> None:
+        """Re-publish dead letters to their source topic (after a fix), original bytes and key."""
+        from services.replay import replay_dead_letters
+
+        count = replay_dead_letters(topic)
+        console.print(f"re-published {count} message(s) to {topic}")
+
+    @eval_app.command("answers")
+    def eval_answers(
+        dataset: str = typer.Option(..., "--dataset", help="Folder with corpus.jsonl and queries.jsonl."),
+        limit: int = typer.Option(0, help="Only the first N queries (0 = all)."),
+        as_json: bool = typer.Option(False, "--json"),
+        out: str = typer.Option("bench-results/eval-answers.json", help="Where to write the JSON report."),
+    ) -> None:
+        """Run the whole loop per query; share of final evidence holding the gold paragraph, of answers holding a gold string."""
+        from services.evaluation.answers import run_answer_eval
+
+        report = run_answer_eval(dataset, limit=limit, out=out)
+        if as_json:
+            print_json(report)
+
+    @bench_app.command("loop")
+    def bench_loop(
+        questions: int = typer.Option(50, help="Concurrent questions."),
+        out: str = typer.Option("bench-results/loop.json"),
+    ) -> None:
+        """The same questions through Kafka and --direct in one run: latency p50/p95, sessions/s, ratio."""
+        from services.bench.loop import run_loop_bench
+
+        run_loop_bench(questions, out)

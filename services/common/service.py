@@ -1,0 +1,53 @@
+"""Running a service: its stage runners in threads, until a signal or a crash.
+
+A crash in any runner stops the whole process (non-zero exit): its
+uncommitted batch is redone by whichever member of the group takes over.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+import threading
+from collections.abc import Callable
+
+from services.common.kafka_io import StageRunner
+
+logger = logging.getLogger(__name__)
+
+
+def run_runners(runners: list[StageRunner], stop: threading.Event) -> None:
+    failures: list[BaseException] = []
+
+    def guarded(runner: StageRunner) -> None:
+        try:
+            runner.run(stop)
+        except BaseException as exc:  # noqa: BLE001 - reported below, then the process exits
+            failures.append(exc)
+            stop.set()
+
+    threads = [threading.Thread(target=guarded, args=(r,), name=r.stage, daemon=True) for r in runners]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if failures:
+        raise failures[0]
+
+
+def main(name: str, run: Callable[[threading.Event], None]) -> None:
+    """Entry point of ``python -m services.<name>``: logs, signals, exit code."""
+    from services.common.logs import configure_logging
+
+    configure_logging()
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    logger.info("starting %s", name)
+    try:
+        run(stop)
+    except Exception:
+        logger.exception("%s crashed", name)
+        sys.exit(1)
+    logger.info("%s stopped", name)

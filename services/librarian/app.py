@@ -1,0 +1,30 @@
+"""Librarian shell: ``search.results`` → evaluate/route/refine → ``evaluations``.
+
+Stateless and without database or storage settings (ARCHITECTURE invariant 1):
+this module must never import ``services.common.db``; a test checks it.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from services.common.engines import make_llm
+from services.common.engines.embedders import make_embedder
+from services.common.events import SearchResult
+from services.common.kafka_io import StageRunner
+from services.common.service import run_runners
+from services.librarian import stages
+from services.librarian.settings import LibrarianSettings
+from topics.registry import SEARCH_RESULTS
+
+
+def runner(settings: LibrarianSettings) -> StageRunner:
+    engine = make_llm(settings, embedder=make_embedder(settings))
+    return StageRunner(
+        settings, stage="librarian", group_id="librarian", source=SEARCH_RESULTS,
+        event_type=SearchResult, handle=lambda result: stages.handle(result, engine),
+    )
+
+
+def run(stop: threading.Event, settings: LibrarianSettings | None = None) -> None:
+    run_runners([runner(settings or LibrarianSettings())], stop)

@@ -1,0 +1,92 @@
+"""Librarian stage logic, pure: evaluate one iteration's candidates, route, refine.
+
+The librarian holds no database or storage settings. Everything it needs
+travels in the message: the plan, the evidence so far, the task status. The
+LLM sees candidates by temp index and text only; this module maps the indexes
+back to chunk, material and page (ARCHITECTURE invariant 3).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+
+from services.common.engines.llm import LLMEngine, Passage, PlannedTask
+from services.common.events import Evaluation, Evidence, SearchResult, TaskStatus
+from services.common.kafka_io import Emit
+from topics.registry import EVALUATIONS
+
+logger = logging.getLogger(__name__)
+
+
+def strategy_for(next_iteration: int) -> str:
+    """Seed 001: 1 direct, 2 the missing pieces, 3 synonyms and broader terms, 4–5 neighbours."""
+    return {0: "direct", 1: "missing", 2: "broader"}.get(next_iteration, "neighbours")
+
+
+def _tasks(result: SearchResult) -> list[PlannedTask]:
+    return [
+        PlannedTask(t.task_id, t.description, list(t.keywords), t.required)
+        for t in result.state.plan.tasks
+    ]
+
+
+def evaluate(result: SearchResult, engine: LLMEngine) -> Evaluation:
+    state = result.state
+    tasks = _tasks(result)
+    passages = [Passage(c.temp_index, c.text) for c in result.candidates]
+    judgement = engine.evaluate(state.question, tasks, passages) if passages else None
+    by_index = {c.temp_index: c for c in result.candidates}
+    known_tasks = {t.task_id for t in tasks}
+    held = {(e.chunk_id, e.task_id) for e in state.evidence}
+    held_snippets = {e.snippet for e in state.evidence}
+    fresh: list[Evidence] = []
+    for finding in judgement.findings if judgement else []:
+        candidate = by_index.get(finding.index)
+        if candidate is None or finding.task_id not in known_tasks:
+            logger.info("dropping finding with unknown index %s or task %s", finding.index, finding.task_id)
+            continue
+        if (candidate.chunk_id, finding.task_id) in held or finding.snippet in held_snippets:
+            continue  # a duplicate of evidence already held
+        held.add((candidate.chunk_id, finding.task_id))
+        held_snippets.add(finding.snippet)
+        neighbours = "\n".join(t for t in (candidate.prev_text, candidate.next_text) if t)
+        fresh.append(Evidence(
+            chunk_id=candidate.chunk_id, material_id=candidate.material_id,
+            material_title=candidate.material_title, page=candidate.page,
+            task_id=finding.task_id, snippet=finding.snippet, score=finding.score,
+            reason=finding.reason, iteration=result.iteration,
+            chunk_text=candidate.text, neighbour_text=neighbours,
+        ))
+    satisfied_now = set(judgement.satisfied_task_ids) if judgement else set()
+    status = []
+    for old in state.task_status:
+        best = max([old.best_score] + [e.score for e in fresh if e.task_id == old.task_id])
+        status.append(TaskStatus(old.task_id, old.satisfied or old.task_id in satisfied_now, best))
+    missing = [s.task_id for s in status if not s.satisfied and _required(tasks, s.task_id)]
+    new_state = dataclasses.replace(state, evidence=[*state.evidence, *fresh], task_status=status)
+    if not missing:
+        return Evaluation(
+            session_id=result.session_id, iteration=result.iteration, new_evidence=len(fresh),
+            route="COMPLETE", route_reason=judgement.reason if judgement else "all tasks covered",
+            state=new_state,
+        )
+    strategy = strategy_for(result.iteration + 1)
+    draft = engine.refine(
+        state.question, tasks, missing, strategy, [e.snippet for e in new_state.evidence]
+    )
+    reason = judgement.reason if judgement else "no candidates in scope"
+    return Evaluation(
+        session_id=result.session_id, iteration=result.iteration, new_evidence=len(fresh),
+        route="CONTINUE", route_reason=f"missing {', '.join(missing)}: {reason}", state=new_state,
+        next_focus=missing, next_strategy=strategy, next_text_queries=draft.text_queries,
+        next_vector_query=draft.vector_query,
+    )
+
+
+def _required(tasks: list[PlannedTask], task_id: str) -> bool:
+    return next((t.required for t in tasks if t.task_id == task_id), True)
+
+
+def handle(result: SearchResult, engine: LLMEngine) -> list[Emit]:
+    return [Emit(EVALUATIONS, result.session_id, evaluate(result, engine))]

@@ -1,0 +1,56 @@
+"""Composition root of the question loop in one process (``--direct``, eval, bench)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+
+from services.common import db
+from services.common.engines import make_llm
+from services.common.engines.embedders import Embedder, make_embedder
+from services.common.engines.llm import LLMEngine
+from services.common.errors import NotEnrolled
+from services.common.events import QuestionAsked
+from services.common.kafka_io import now_ms
+from services.common.materials import require_enrolled
+from services.direct import DirectLoop
+from services.professor.settings import ProfessorSettings
+from services.professor.store import save_session
+from services.searcher.app import physical_search
+
+
+def question_event(subject: str, user: str, question: str, max_iterations: int | None = None,
+                   timeout_s: float | None = None) -> QuestionAsked:
+    return QuestionAsked(
+        session_id=str(uuid.uuid4()), subject_id=subject, user_id=user, question=question,
+        asked_at_ms=now_ms(), max_iterations=max_iterations,
+        timeout_ms=int(timeout_s * 1000) if timeout_s else None,
+    )
+
+
+def direct_loop(
+    settings: ProfessorSettings | None = None,
+    engine: LLMEngine | None = None,
+    embedder: Embedder | None = None,
+    record: bool = True,
+) -> tuple[DirectLoop, Callable[[], None]]:
+    """A DirectLoop over the real database; returns it and a close function."""
+    settings = settings or ProfessorSettings()
+    pool = db.pool(settings)
+    embedder = embedder or make_embedder(settings)
+    engine = engine or make_llm(settings, embedder=embedder)
+
+    def save(rec) -> None:
+        if record:
+            with pool.connection() as conn:
+                save_session(conn, rec)
+
+    def check_scope(q: QuestionAsked) -> None:
+        with pool.connection() as conn:
+            require_enrolled(conn, q.subject_id, q.user_id)
+
+    loop = DirectLoop(engine, physical_search(pool, embedder), save, check_scope)
+    return loop, pool.close
+
+
+__all__ = ["NotEnrolled", "direct_loop", "question_event"]

@@ -1,0 +1,72 @@
+"""Professor shell: two consumers around the pure stages in ``stages.py``.
+
+``questions`` → plan → ``search.requests``; ``evaluations`` → conduct →
+``search.requests`` or ``answers``. The sessions table is written before the
+Kafka transaction commits, as an upsert, so a redone message rewrites the same row.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from services.common import db
+from services.common.engines import make_llm
+from services.common.engines.embedders import make_embedder
+from services.common.engines.llm import LLMEngine
+from services.common.errors import NotEnrolled
+from services.common.events import Evaluation, QuestionAsked
+from services.common.kafka_io import Emit, Rejected, StageRunner, now_ms
+from services.common.materials import require_enrolled
+from services.professor import stages
+from services.professor.settings import ProfessorSettings
+from services.professor.store import save_session
+from topics.registry import EVALUATIONS, QUESTIONS
+
+logger = logging.getLogger(__name__)
+
+
+class Professor:
+    def __init__(self, settings: ProfessorSettings, engine: LLMEngine | None = None):
+        self.settings = settings
+        self.engine = engine or make_llm(settings, embedder=make_embedder(settings))
+        self.pool = db.pool(settings)
+
+    def on_question(self, q: QuestionAsked) -> list[Emit]:
+        with self.pool.connection() as conn:
+            try:
+                stages.validate_question(q)
+                require_enrolled(conn, q.subject_id, q.user_id)
+            except Exception as exc:
+                if not isinstance(exc, (NotEnrolled, stages.InvalidInput)):
+                    raise
+                emits, record = stages.reject_question(q, str(exc), now_ms())
+                save_session(conn, record)
+                conn.commit()
+                raise Rejected(str(exc), emits) from exc
+            emits, record = stages.plan_question(q, self.engine, now_ms())
+            save_session(conn, record)
+        return emits
+
+    def on_evaluation(self, ev: Evaluation) -> list[Emit]:
+        emits, record = stages.conduct(ev, self.engine, now_ms())
+        if record is not None:
+            with self.pool.connection() as conn:
+                save_session(conn, record)
+        return emits
+
+    def runners(self) -> list[StageRunner]:
+        return [
+            StageRunner(self.settings, stage="professor.plan", group_id="professor-plan",
+                        source=QUESTIONS, event_type=QuestionAsked, handle=self.on_question),
+            StageRunner(self.settings, stage="professor.conduct", group_id="professor-conduct",
+                        source=EVALUATIONS, event_type=Evaluation, handle=self.on_evaluation),
+        ]
+
+
+def run(stop: threading.Event, settings: ProfessorSettings | None = None) -> None:
+    settings = settings or ProfessorSettings()
+    db.migrate(settings)
+    from services.common.service import run_runners
+
+    run_runners(Professor(settings).runners(), stop)

@@ -1,0 +1,234 @@
+"""Professor stage logic, pure: plan a question, conduct the loop, answer with citations.
+
+Phase 2 (plan) turns a QuestionAsked into SearchRequest iteration 0. Conduct
+reads each Evaluation and either orders the next iteration or, when the
+librarian says COMPLETE or the budget (iterations, deadline) is spent, runs
+Phase 4: answer from the selected evidence, review it (reflection), and
+publish the final AnswerEvent. Side effects (the sessions table) are returned
+as a ``SessionRecord`` for the shell to store.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from services.common.engines.llm import LLMEngine, Passage, PlannedTask
+from services.common.errors import InvalidInput
+from services.common.events import (
+    AnswerEvent,
+    Citation,
+    Evaluation,
+    Evidence,
+    LoopState,
+    Plan,
+    QuestionAsked,
+    SearchFilters,
+    SearchRequest,
+    StopCondition,
+    Task,
+    TaskStatus,
+)
+from services.common.kafka_io import Emit
+from topics.registry import ANSWERS, SEARCH_REQUESTS
+
+MAX_ITERATIONS = 5  # seed 001: 3 searches + 2 recovery; more only invites invented evidence
+DEFAULT_TIMEOUT_MS = 120_000
+MAX_QUESTION_CHARS = 2000
+MAX_ANSWER_PASSAGES = 8
+# sequence numbers of AnswerEvents: deterministic per stage, so a replay numbers alike
+SEQ_PER_ITERATION = 10
+SEQ_ANSWER = 1000
+
+
+@dataclass(frozen=True)
+class SessionRecord:
+    """A row of the sessions table (and of the unanswered log when INSUFFICIENT)."""
+
+    session_id: str
+    subject_id: str
+    user_id: str
+    question: str
+    status: str  # RUNNING | ANSWERED | INSUFFICIENT | FAILED
+    iterations: int = 0
+    stop_reason: str = ""
+    answer: str = ""
+    citations: list[Citation] = field(default_factory=list)
+    evidence: list[Evidence] = field(default_factory=list)
+
+
+def progress(session_id: str, seq: int, stage: str, message: str, now_ms: int) -> Emit:
+    event = AnswerEvent(session_id, seq, "PROGRESS", now_ms, stage=stage, message=message)
+    return Emit(ANSWERS, session_id, event)
+
+
+def validate_question(q: QuestionAsked) -> None:
+    if not q.question.strip():
+        raise InvalidInput("the question is empty")
+    if len(q.question) > MAX_QUESTION_CHARS:
+        raise InvalidInput(f"the question has {len(q.question)} characters; at most {MAX_QUESTION_CHARS}")
+    if not q.subject_id or not q.user_id:
+        raise InvalidInput("subject_id and user_id are required")
+
+
+def plan_question(q: QuestionAsked, engine: LLMEngine, now_ms: int) -> tuple[list[Emit], SessionRecord]:
+    """Phase 2: the plan is the definition of done for the search loop."""
+    validate_question(q)
+    draft = engine.plan(q.question)
+    tasks = [Task(t.task_id, t.description, list(t.keywords), t.required) for t in draft.tasks]
+    max_iterations = max(1, min(q.max_iterations or MAX_ITERATIONS, MAX_ITERATIONS))
+    plan = Plan(
+        tasks=tasks,
+        stop_conditions=[StopCondition(kind, text) for kind, text in draft.stop_conditions],
+        complexity=draft.complexity,
+        max_iterations=max_iterations,
+        deadline_ms=q.asked_at_ms + (q.timeout_ms or DEFAULT_TIMEOUT_MS),
+        language=draft.language,
+        text_queries=draft.text_queries,
+        vector_query=draft.vector_query,
+        filters=SearchFilters(),
+    )
+    state = LoopState(
+        question=q.question, subject_id=q.subject_id, user_id=q.user_id, plan=plan,
+        evidence=[], task_status=[TaskStatus(t.task_id, False) for t in tasks],
+        started_at_ms=q.asked_at_ms,
+    )
+    request = SearchRequest(
+        session_id=q.session_id, iteration=0, strategy="direct",
+        text_queries=draft.text_queries, vector_query=draft.vector_query, state=state,
+        focus_task_ids=[t.task_id for t in tasks],
+    )
+    summary = "; ".join(t.description for t in tasks)
+    emits = [
+        progress(q.session_id, 0, "plan", f"{len(tasks)} task(s): {summary}", now_ms),
+        Emit(SEARCH_REQUESTS, q.session_id, request),
+    ]
+    record = SessionRecord(q.session_id, q.subject_id, q.user_id, q.question, "RUNNING")
+    return emits, record
+
+
+def reject_question(q: QuestionAsked, reason: str, now_ms: int) -> tuple[list[Emit], SessionRecord]:
+    """A question that cannot be run still gets a FINAL answer, so no asker waits forever."""
+    final = AnswerEvent(
+        q.session_id, SEQ_ANSWER, "FINAL", now_ms, stage="plan", status="FAILED",
+        answer=reason, stop_reason="rejected",
+    )
+    record = SessionRecord(q.session_id, q.subject_id, q.user_id, q.question[:MAX_QUESTION_CHARS],
+                           "FAILED", stop_reason="rejected", answer=reason)
+    return [Emit(ANSWERS, q.session_id, final)], record
+
+
+def conduct(ev: Evaluation, engine: LLMEngine, now_ms: int) -> tuple[list[Emit], SessionRecord | None]:
+    """Loop control: next iteration, or the answer. Returns a record when the session ends."""
+    state, plan = ev.state, ev.state.plan
+    done = ev.iteration + 1
+    seq = SEQ_PER_ITERATION * (ev.iteration + 1)
+    note = progress(
+        ev.session_id, seq, "evaluate",
+        f"iteration {done}: {ev.new_evidence} new piece(s) of evidence; {ev.route} ({ev.route_reason})",
+        now_ms,
+    )
+    if ev.route == "CONTINUE":
+        if done < plan.max_iterations and now_ms < plan.deadline_ms:
+            request = SearchRequest(
+                session_id=ev.session_id, iteration=ev.iteration + 1,
+                strategy=ev.next_strategy or "missing",
+                text_queries=ev.next_text_queries or plan.text_queries,
+                vector_query=ev.next_vector_query or plan.vector_query,
+                state=state, focus_task_ids=ev.next_focus,
+            )
+            return [note, Emit(SEARCH_REQUESTS, ev.session_id, request)], None
+        stop_reason = "max_iterations" if done >= plan.max_iterations else "deadline"
+    else:
+        stop_reason = "complete"
+    emits, record = answer(ev.session_id, state, done, stop_reason, engine, now_ms)
+    return [note, *emits], record
+
+
+def select_evidence(state: LoopState, limit: int = MAX_ANSWER_PASSAGES) -> list[Evidence]:
+    """The best pieces per task first (round robin over tasks), one per chunk, then by score."""
+    by_task: dict[str, list[Evidence]] = {}
+    for item in sorted(state.evidence, key=lambda e: -e.score):
+        by_task.setdefault(item.task_id, []).append(item)
+    chosen: list[Evidence] = []
+    seen_chunks: set[str] = set()
+    while len(chosen) < limit and any(by_task.values()):
+        for task in [t.task_id for t in state.plan.tasks] + sorted(by_task):
+            queue = by_task.get(task, [])
+            while queue:
+                item = queue.pop(0)
+                if item.chunk_id not in seen_chunks:
+                    chosen.append(item)
+                    seen_chunks.add(item.chunk_id)
+                    break
+            if len(chosen) >= limit:
+                break
+    return chosen
+
+
+_CITATION = re.compile(r"\[(\d+)\]")
+
+
+def answer(
+    session_id: str, state: LoopState, iterations: int, stop_reason: str, engine: LLMEngine,
+    now_ms: int,
+) -> tuple[list[Emit], SessionRecord]:
+    """Phase 4: draft from the selected evidence, review it against the evidence, publish."""
+    plan = state.plan
+    satisfied = {s.task_id for s in state.task_status if s.satisfied}
+    complete = all(t.task_id in satisfied for t in plan.tasks if t.required)
+    status = "ANSWERED" if complete and state.evidence else "INSUFFICIENT"
+    evidence = select_evidence(state)
+    passages = [
+        Passage(i, e.snippet, context=e.chunk_text or e.snippet) for i, e in enumerate(evidence)
+    ]
+    draft = "".join(engine.answer(state.question, plan.language, passages))
+    review = engine.review(state.question, plan.language, draft, passages)
+    text = review.answer
+    if status == "INSUFFICIENT":
+        text = insufficient_preface(plan.language, plan.tasks, satisfied) + text
+    cited = sorted({int(n) for n in _CITATION.findall(text) if 0 < int(n) <= len(evidence)})
+    citations = [
+        Citation(n, evidence[n - 1].material_id, evidence[n - 1].material_title,
+                 evidence[n - 1].page, evidence[n - 1].chunk_id, evidence[n - 1].snippet)
+        for n in cited
+    ]
+    seq = SEQ_ANSWER
+    emits = [progress(session_id, seq, "answer", f"reviewed: {review.critique}", now_ms)]
+    for piece in split_for_streaming(text):
+        seq += 1
+        emits.append(Emit(ANSWERS, session_id, AnswerEvent(session_id, seq, "DELTA", now_ms, stage="answer", delta=piece)))
+    final = AnswerEvent(
+        session_id, seq + 1, "FINAL", now_ms, stage="answer", status=status, answer=text,
+        citations=citations, iterations=iterations, stop_reason=stop_reason,
+    )
+    emits.append(Emit(ANSWERS, session_id, final))
+    record = SessionRecord(
+        session_id, state.subject_id, state.user_id, state.question, status, iterations,
+        stop_reason, text, citations, list(state.evidence),
+    )
+    return emits, record
+
+
+def insufficient_preface(language: str, tasks: list[Task], satisfied: set[str]) -> str:
+    missing = [t.description for t in tasks if t.required and t.task_id not in satisfied]
+    if language == "ja":
+        return "資料から十分な根拠が見つかりませんでした（不足: " + "、".join(missing) + "）。\n"
+    return "The course materials do not give enough evidence (missing: " + "; ".join(missing) + ").\n"
+
+
+def split_for_streaming(text: str, size: int = 80) -> list[str]:
+    """Deltas at sentence or line ends, at most ``size`` characters, so clients can render as they go."""
+    pieces, current = [], ""
+    for part in re.split(r"(?<=[。！？.!?\n])", text):
+        if current and len(current) + len(part) > size:
+            pieces.append(current)
+            current = ""
+        current += part
+    if current:
+        pieces.append(current)
+    return pieces
+
+
+def planned_tasks(plan: Plan) -> list[PlannedTask]:
+    return [PlannedTask(t.task_id, t.description, list(t.keywords), t.required) for t in plan.tasks]

@@ -1,0 +1,135 @@
+"""Searcher shell: ``search.requests`` → hybrid search → ``search.results``, state in ``search.sessions``.
+
+Why not a faust Table: the state update, the result and the consumed offset
+must commit together, or a crash between them would either search an
+iteration twice or lose the seen IDs. So the state record is produced to the
+compacted topic inside the same Kafka transaction as the result (see
+``StageRunner``), and on each partition assignment the state of that
+partition is restored from the topic, read_committed, up to its end —
+the same changelog-per-partition model as a faust Table, made transactional.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+
+from confluent_kafka import Consumer, TopicPartition
+
+from services.common import db
+from services.common.avro_codec import AvroCodec
+from services.common.engines.embedders import Embedder, make_embedder
+from services.common.events import Candidate, SearchRequest, SessionState
+from services.common.kafka_io import Emit, StageRunner, codec_for, make_consumer, now_ms
+from services.common.service import run_runners
+from services.common.settings import KafkaSettings
+from services.searcher import engine as physical
+from services.searcher.scope import SearchFilters
+from services.searcher.settings import SearcherSettings
+from services.searcher.stages import Hits, Order, search_step
+from topics.registry import SEARCH_REQUESTS, SEARCH_SESSIONS, full_name
+
+logger = logging.getLogger(__name__)
+
+
+def restore_sessions(
+    settings: KafkaSettings, partitions: list[int], codec: AvroCodec | None = None
+) -> dict[str, SessionState]:
+    """Read the compacted state topic's partitions from the start to their end."""
+    topic = full_name(SEARCH_SESSIONS, settings.eduanima_topic_prefix)
+    codec = codec or codec_for(settings)
+    consumer: Consumer = make_consumer(settings, f"restore-{uuid.uuid4()}")
+    state: dict[str, SessionState] = {}
+    try:
+        ends = {}
+        for p in partitions:
+            low, high = consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=10)
+            if high > low:
+                ends[p] = high
+        consumer.assign([TopicPartition(topic, p, 0) for p in ends])
+        while ends:
+            msg = consumer.poll(1.0)
+            if msg is None or msg.error():
+                # with read_committed, control records mean the last offset may never be
+                # delivered: finish once the position has reached the end
+                for p in list(ends):
+                    if consumer.position([TopicPartition(topic, p)])[0].offset >= ends[p]:
+                        del ends[p]
+                continue
+            if msg.value() is not None:
+                item = codec.decode(SessionState, msg.value(), msg.topic(), msg.partition(), msg.offset())
+                state[item.session_id] = item
+            if msg.offset() + 1 >= ends.get(msg.partition(), 0):
+                ends.pop(msg.partition(), None)
+    finally:
+        consumer.close()
+    return state
+
+
+def to_hits(outcome: physical.SearchOutcome) -> Hits:
+    candidates = [
+        Candidate(
+            temp_index=i, chunk_id=str(c.chunk_id), material_id=str(c.material_id),
+            material_title=c.material_title, page=c.page, heading_path=list(c.heading_path),
+            ordinal=c.ordinal, text=c.text,
+            prev_text=c.prev.text if c.prev else None, next_text=c.next.text if c.next else None,
+            score=float(c.score), ranks=dict(c.ranks), scores={k: float(v) for k, v in c.scores.items()},
+        )
+        for i, c in enumerate(outcome.candidates)
+    ]
+    return Hits(candidates, outcome.k, outcome.n_scope, outcome.n_excluded)
+
+
+def physical_search(conn_source, embedder: Embedder):
+    """The Order → Hits function the stage calls, over a connection pool."""
+
+    def search(order: Order) -> Hits:
+        req = order.request
+        plan = req.state.plan
+        query = physical.SearchQuery(
+            subject_id=req.state.subject_id, user_id=req.state.user_id,
+            text_queries=list(req.text_queries), vector_query=req.vector_query,
+            complexity=plan.complexity, retry=order.retry,
+            seen_ids=frozenset(uuid.UUID(i) for i in order.seen_ids),
+            filters=SearchFilters(
+                material_ids=frozenset(uuid.UUID(m) for m in plan.filters.material_ids),
+                page_from=plan.filters.page_from, page_to=plan.filters.page_to,
+            ),
+        )
+        with conn_source.connection() as conn:
+            return to_hits(physical.search(conn, query, embedder))
+
+    return search
+
+
+class Searcher:
+    def __init__(self, settings: SearcherSettings):
+        self.settings = settings
+        self.pool = db.pool(settings)
+        self.search = physical_search(self.pool, make_embedder(settings))
+        self.sessions: dict[str, SessionState] = {}
+
+    def on_assign(self, _consumer: Consumer, partitions: list[TopicPartition]) -> None:
+        numbers = [p.partition for p in partitions]
+        restored = restore_sessions(self.settings, numbers)
+        self.sessions.update(restored)
+        logger.info("restored %d session state(s) for partitions %s", len(restored), numbers)
+
+    def on_request(self, req: SearchRequest) -> list[Emit]:
+        new_state, emits = search_step(req, self.sessions.get(req.session_id), self.search, now_ms())
+        if new_state is not None:
+            self.sessions[req.session_id] = new_state
+        return emits
+
+    def runner(self) -> StageRunner:
+        return StageRunner(
+            self.settings, stage="searcher", group_id="searcher", source=SEARCH_REQUESTS,
+            event_type=SearchRequest, handle=self.on_request, on_assign=self.on_assign,
+        )
+
+
+def run(stop: threading.Event, settings: SearcherSettings | None = None) -> None:
+    settings = settings or SearcherSettings()
+    db.migrate(settings)
+    run_runners([Searcher(settings).runner()], stop)
