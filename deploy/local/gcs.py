@@ -11,6 +11,7 @@ import sys
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
+from urllib.parse import quote
 
 import httpx
 from rich.console import Console
@@ -88,6 +89,25 @@ def ensure_bucket(host: str, bucket: str) -> None:
         response.raise_for_status()
     except httpx.HTTPError as exc:
         raise LocalDeployError(f"cannot create bucket {bucket} at {host}: {exc}") from exc
+
+
+def delete_bucket(host: str, bucket: str) -> None:
+    """Delete every object of ``bucket``, then the bucket (test runs clean up after themselves)."""
+    base = f"{host}/storage/v1/b/{quote(bucket, safe='')}"
+    try:
+        while True:
+            listing = httpx.get(f"{base}/o", timeout=10.0)
+            if listing.status_code == 404:
+                return
+            listing.raise_for_status()
+            names = [item["name"] for item in listing.json().get("items", [])]
+            if not names:
+                break
+            for name in names:
+                httpx.delete(f"{base}/o/{quote(name, safe='')}", timeout=10.0).raise_for_status()
+        httpx.delete(base, timeout=10.0).raise_for_status()
+    except httpx.HTTPError as exc:
+        raise LocalDeployError(f"cannot delete bucket {bucket} at {host}: {exc}") from exc
 
 
 def log_tail(settings: LocalDeploySettings, lines: int = 40) -> str:
