@@ -11,14 +11,20 @@ from __future__ import annotations
 
 import time
 import uuid
+from pathlib import Path
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from confluent_kafka import TopicPartition
 
-from services.common.events import AnswerEvent, IngestJob, QuestionAsked
+from services.common.events import AnswerEvent, ChunksStored, IngestJob, QuestionAsked
 from services.common.kafka_io import Publisher, codec_for, make_consumer, now_ms
 from services.common.settings import KafkaSettings
-from topics.registry import ANSWERS, INGEST_JOBS, QUESTIONS, full_name
+from topics.registry import ANSWERS, CHUNKS_STORED, INGEST_JOBS, QUESTIONS, full_name
+
+if TYPE_CHECKING:
+    from services.common.blobstore import BlobStore
+    from services.common.settings import StorageSettings
 
 # Questions longer than this are refused before they reach Kafka.
 MAX_QUESTION_CHARS = 2000
@@ -34,6 +40,40 @@ class Client:
         self.publisher.publish(INGEST_JOBS, job.idempotency_key, job)
         if flush:
             self.publisher.flush()
+
+    def upload_and_ingest(
+        self,
+        path: "Path",
+        subject_id: str,
+        user_id: str,
+        *,
+        title: str = "",
+        visibility: str = "subject",
+        storage: "StorageSettings | None" = None,
+        blobs: "BlobStore | None" = None,
+        flush: bool = True,
+    ) -> IngestJob:
+        """Upload an original to object storage, then publish its IngestJob."""
+        import mimetypes
+
+        from services.common.blobstore import BlobStore
+        from services.common.ids import ingest_key, sha256_hex
+        from services.common.settings import StorageSettings
+
+        if visibility not in ("subject", "private"):
+            raise ValueError(f"visibility must be subject or private, not {visibility!r}")
+        data = Path(path).read_bytes()
+        blobs = blobs or BlobStore(storage or StorageSettings())
+        mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        uri = blobs.put(data, subject_id, path.name, mime)
+        job = IngestJob(
+            job_id=str(uuid.uuid4()), idempotency_key=ingest_key(subject_id, data),
+            subject_id=subject_id, user_id=user_id, blob_uri=uri, filename=path.name,
+            mime_type=mime, sha256=sha256_hex(data), size_bytes=len(data),
+            submitted_at_ms=now_ms(), title=title, visibility=visibility,
+        )
+        self.publish_ingest_job(job, flush=flush)
+        return job
 
     def ask(
         self,
@@ -60,29 +100,41 @@ class Client:
         self.publisher.flush()
         return session_id
 
+    def wait_for_ingest(self, keys: set[str], timeout: float = 600.0) -> Iterator[ChunksStored]:
+        """Yield the ChunksStored outcome of each idempotency key once, until all have one."""
+        topic = full_name(CHUNKS_STORED, self.settings.eduanima_topic_prefix)
+        yield from self._read_keyed(topic, ChunksStored, set(keys), timeout, lambda _e: False)
+
     def follow(self, session_id: str, timeout: float = 120.0) -> Iterator[AnswerEvent]:
         """Yield the session's AnswerEvents in order until the FINAL one (or the timeout)."""
         topic = full_name(ANSWERS, self.settings.eduanima_topic_prefix)
-        consumer = make_consumer(self.settings, f"follow-{uuid.uuid4()}", **{"enable.partition.eof": False})
+        yield from self._read_keyed(topic, AnswerEvent, {session_id}, timeout, lambda e: e.kind == "FINAL")
+
+    def _read_keyed(self, topic, cls, keys: set[str], timeout: float, last) -> Iterator:
+        """Events of ``cls`` under ``keys`` from the last ten minutes on, until each key's
+        ``last`` event (or, with ``last`` never true, each key's first event)."""
+        consumer = make_consumer(self.settings, f"follow-{uuid.uuid4()}")
         codec = codec_for(self.settings)
+        pending = set(keys)
         try:
             partitions = consumer.list_topics(topic, timeout=10).topics[topic].partitions
-            # all of a session's answers are on one partition, but which one is the
-            # producer's hash: read them all from the start of this session's lifetime
             start = now_ms() - 10 * 60 * 1000
-            offsets = consumer.offsets_for_times(
+            consumer.assign(consumer.offsets_for_times(
                 [TopicPartition(topic, p, start) for p in partitions], timeout=10
-            )
-            consumer.assign(offsets)
+            ))
             deadline = time.monotonic() + timeout
-            while time.monotonic() < deadline:
+            while pending and time.monotonic() < deadline:
                 msg = consumer.poll(0.2)
-                if msg is None or msg.error() or msg.key() != session_id.encode():
+                if msg is None or msg.error() or msg.value() is None:
                     continue
-                event = codec.decode(AnswerEvent, msg.value(), msg.topic(), msg.partition(), msg.offset())
+                key = (msg.key() or b"").decode()
+                if key not in pending:
+                    continue
+                event = codec.decode(cls, msg.value(), msg.topic(), msg.partition(), msg.offset())
                 yield event
-                if event.kind == "FINAL":
-                    return
-            raise TimeoutError(f"no final answer for session {session_id} within {timeout}s")
+                if last(event) or cls is not AnswerEvent:
+                    pending.discard(key)
+            if pending:
+                raise TimeoutError(f"no outcome within {timeout}s for {sorted(pending)[:3]}")
         finally:
             consumer.close()

@@ -49,6 +49,8 @@ def make_producer(settings: KafkaSettings, *, transactional_id: str | None = Non
     }
     if transactional_id:
         config["transactional.id"] = transactional_id
+        # a batch may embed a long file: allow it the broker's default maximum (15 min)
+        config["transaction.timeout.ms"] = 900_000
     return Producer(config)
 
 
@@ -61,6 +63,7 @@ def make_consumer(settings: KafkaSettings, group_id: str, **extra: Any) -> Consu
         # never see outputs of transactions that a crashed stage aborted
         "isolation.level": "read_committed",
         "group.protocol": "classic",
+        "max.poll.interval.ms": 900_000,
         **extra,
     })
 

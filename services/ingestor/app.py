@@ -1,0 +1,145 @@
+"""Ingestor shell: ``ingest.jobs`` → parse, embed, store → ``chunks.stored``.
+
+Idempotent by job key and content hash (ARCHITECTURE invariant 6): the
+``ingest_jobs`` row and the material are written in one database transaction,
+so a job re-delivered after a crash finds its row and re-announces the stored
+result instead of storing again; the same bytes under a new job are a
+DUPLICATE and are neither parsed nor embedded.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+import numpy as np
+import psycopg
+
+from services.common import db
+from services.common.blobstore import BlobStore
+from services.common.engines.embedders import Embedder, make_embedder
+from services.common.errors import BlobStoreError, EngineError, InvalidInput
+from services.common.events import ChunksStored, IngestJob
+from services.common.kafka_io import Emit, StageRunner
+from services.common.materials import NewMaterial, require_enrolled, store_material
+from services.common.service import run_runners
+from services.ingestor.settings import IngestionSettings
+from services.ingestor.stages import VisionReader, parse_job
+from topics.registry import CHUNKS_STORED, INGEST_JOBS
+
+logger = logging.getLogger(__name__)
+
+
+class Ingestor:
+    def __init__(self, settings: IngestionSettings, *, embedder: Embedder | None = None,
+                 pool=None, blobs: BlobStore | None = None):
+        self.settings = settings
+        self.pool = pool or db.pool(settings)
+        self.blobs = blobs or BlobStore(settings)
+        self.embedder = embedder or make_embedder(settings)
+        self.vision = self._vision()
+
+    def _vision(self) -> VisionReader | None:
+        if not self.settings.gemini_api_key:
+            return None  # parse_job then fails such files with "needs Gemini"
+        from services.common.engines.gemini_vision import GeminiVisionReader
+
+        return GeminiVisionReader(self.settings)
+
+    def on_job(self, job: IngestJob) -> list[Emit]:
+        started = time.monotonic()
+        with self.pool.connection() as conn:
+            outcome = self.ingest(conn, job)
+        outcome = ChunksStored(**{**outcome.__dict__, "duration_ms": int((time.monotonic() - started) * 1000)})
+        return [Emit(CHUNKS_STORED, job.idempotency_key, outcome)]
+
+    def ingest(self, conn: psycopg.Connection, job: IngestJob) -> ChunksStored:
+        def result(status: str, material_id=None, version=0, chunks=0, error=None) -> ChunksStored:
+            return ChunksStored(
+                job_id=job.job_id, idempotency_key=job.idempotency_key, subject_id=job.subject_id,
+                user_id=job.user_id, filename=job.filename, status=status,
+                material_id=str(material_id) if material_id else None, version=version,
+                chunk_count=chunks, error=error,
+            )
+
+        previous = conn.execute(
+            "SELECT j.job_id, j.status, j.material_id, m.version,"
+            " (SELECT count(*) FROM chunks c WHERE c.material_id = j.material_id)"
+            " FROM ingest_jobs j LEFT JOIN materials m USING (material_id)"
+            " WHERE j.idempotency_key = %s",
+            (job.idempotency_key,),
+        ).fetchone()
+        if previous and previous[1] in ("STORED", "DUPLICATE"):
+            # the same job again (a re-delivery) repeats its outcome; another job is a duplicate
+            status = previous[1] if previous[0] == job.job_id else "DUPLICATE"
+            return result(status, previous[2], previous[3] or 0, previous[4])
+        try:
+            require_enrolled(conn, job.subject_id, job.user_id)
+            material = NewMaterial(
+                subject_id=job.subject_id, owner_id=job.user_id, title=job.title or job.filename,
+                filename=job.filename, mime_type=job.mime_type, sha256=job.sha256,
+                blob_uri=job.blob_uri, visibility=job.visibility, material_key=job.material_key,
+            )
+            active = conn.execute(
+                "SELECT material_id, version, (SELECT count(*) FROM chunks c WHERE c.material_id = m.material_id)"
+                " FROM materials m WHERE material_key = %s AND is_active AND sha256 = %s",
+                (material.key, job.sha256),
+            ).fetchone()
+            if active:
+                self._record(conn, job, "DUPLICATE", active[0], None)
+                conn.commit()
+                return result("DUPLICATE", active[0], active[1], active[2])
+            data = self.blobs.get(job.blob_uri)
+            parsed = parse_job(job, data, vision=self.vision, limits=self.settings.chunk_limits,
+                               max_file_bytes=self.settings.max_file_bytes)
+            if not job.title:
+                material = NewMaterial(**{**material.__dict__, "title": parsed.title,
+                                          "mime_type": parsed.mime_type})
+            vectors = self.embed(conn, material.key, [c.text for c in parsed.chunks])
+            stored = store_material(conn, material, parsed.chunks, vectors, embedder=self.embedder.name)
+            status = "DUPLICATE" if stored.duplicate else "STORED"
+            self._record(conn, job, status, stored.material_id, None)
+            conn.commit()
+            return result(status, stored.material_id, stored.version, len(parsed.chunks))
+        except (InvalidInput, BlobStoreError, EngineError) as exc:
+            conn.rollback()
+            logger.warning("ingest job %s failed: %s", job.job_id, exc)
+            self._record(conn, job, "FAILED", None, str(exc))
+            conn.commit()
+            return result("FAILED", error=str(exc))
+
+    def embed(self, conn: psycopg.Connection, material_key: str, texts: list[str]) -> np.ndarray:
+        """Embed only texts the material's active version does not already hold."""
+        known = dict(conn.execute(
+            "SELECT c.text, c.embedding FROM chunks c JOIN materials m USING (material_id)"
+            " WHERE m.material_key = %s AND m.is_active AND c.text = ANY(%s)",
+            (material_key, texts),
+        ).fetchall())
+        missing = [t for t in dict.fromkeys(texts) if t not in known]
+        if missing:
+            known.update(zip(missing, self.embedder.embed(missing), strict=True))
+        return np.vstack([np.asarray(known[t], dtype=np.float32) for t in texts])
+
+    @staticmethod
+    def _record(conn: psycopg.Connection, job: IngestJob, status: str, material_id, error: str | None) -> None:
+        conn.execute(
+            "INSERT INTO ingest_jobs (idempotency_key, job_id, subject_id, status, material_id, error, attempts)"
+            " VALUES (%s, %s, %s, %s, %s, %s, 1)"
+            " ON CONFLICT (idempotency_key) DO UPDATE SET status = EXCLUDED.status,"
+            " job_id = EXCLUDED.job_id, material_id = EXCLUDED.material_id, error = EXCLUDED.error,"
+            " attempts = ingest_jobs.attempts + 1, updated_at = now()",
+            (job.idempotency_key, job.job_id, job.subject_id, status, material_id, error),
+        )
+
+    def runner(self) -> StageRunner:
+        return StageRunner(
+            self.settings, stage="ingestor", group_id="ingestor", source=INGEST_JOBS,
+            event_type=IngestJob, handle=self.on_job, batch_size=4,
+        )
+
+
+def run(stop: threading.Event, settings: IngestionSettings | None = None) -> None:
+    settings = settings or IngestionSettings()
+    db.migrate(settings)
+    run_runners([Ingestor(settings).runner()], stop)
