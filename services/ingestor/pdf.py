@@ -22,7 +22,7 @@ from services.ingestor.parsing import join_cjk_lines
 
 logger = logging.getLogger(__name__)
 
-MIN_PAGE_CHARS = 20  # fewer visible characters than this: the page has no usable text layer
+MIN_PAGE_CHARS = 8  # fewer visible characters (a page number, a stamp): no usable text layer
 
 
 @dataclass
@@ -58,6 +58,8 @@ def parse_pdf(data: bytes, filename: str) -> PdfText:
     except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, OSError) as exc:
         raise InvalidInput(f"{filename!r} is a corrupt or unreadable PDF: {exc}") from exc
 
+    if not page_texts:
+        raise InvalidInput(f"{filename!r} is a PDF without pages")
     empty = [n + 1 for n, text in enumerate(page_texts) if len(_visible(text)) < MIN_PAGE_CHARS]
     blocks = _blocks(page_texts, bookmarks)
     title = meta_title.strip() if meta_title and meta_title.strip() else None
@@ -164,10 +166,16 @@ def _match_heading(lines: list[str], i: int, pending: list[_Bookmark]) -> int:
 
 
 def _full_line_length(lines: list[str]) -> int:
-    """Length of a full-width line on this page (the 90th percentile of line lengths)."""
+    """Length of a full-width line on this page.
+
+    The 90th percentile of line lengths ignores a stray overlong line (a URL) on a
+    full page; a page of a few lines has too few samples for that, so its longest counts.
+    """
     if not lines:
         return 0
     lengths = sorted(len(line) for line in lines)
+    if len(lengths) < 10:
+        return lengths[-1]
     return lengths[int(0.9 * (len(lengths) - 1))]
 
 

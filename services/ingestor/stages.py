@@ -8,12 +8,15 @@ it needs an engine that is not available; it never returns an empty result.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Protocol
 
 from services.common.errors import EngineError, InvalidInput
+from services.common.events import IngestJob
+from services.common.ids import sha256_hex
 from services.common.materials import Chunk
 from services.ingestor.chunking import DEFAULT_LIMITS, Block, ChunkLimits, chunk_blocks
 from services.ingestor.formats import Format, detect_format
@@ -102,6 +105,33 @@ def parse_material(
         page_count=page_count,
         read_by_vision=by_vision,
     )
+
+
+def parse_job(
+    job: IngestJob,
+    data: bytes,
+    *,
+    vision: VisionReader | None,
+    limits: ChunkLimits = DEFAULT_LIMITS,
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+) -> ParsedMaterial:
+    """``parse_material`` for the bytes an IngestJob names, checked against the job's hash."""
+    if job.sha256 and sha256_hex(data) != job.sha256:
+        raise InvalidInput(
+            f"{job.blob_uri} does not hold the bytes job {job.job_id} was submitted with"
+            " (sha256 differs)"
+        )
+    parsed = parse_material(
+        data,
+        job.filename,
+        job.mime_type,
+        vision=vision,
+        limits=limits,
+        max_file_bytes=max_file_bytes,
+    )
+    if job.title.strip():
+        parsed = dataclasses.replace(parsed, title=job.title.strip())
+    return parsed
 
 
 def check_size(data: bytes, filename: str, max_file_bytes: int) -> None:

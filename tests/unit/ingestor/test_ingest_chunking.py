@@ -1,0 +1,103 @@
+"""Chunk bounds: Japanese without spaces is split at sentence ends and never exceeds the limit."""
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from services.ingestor.chunking import (
+    Block,
+    ChunkLimits,
+    chunk_blocks,
+    hard_split,
+    split_long,
+    split_sentences,
+)
+
+LIMITS = ChunkLimits(target_chars=120, max_chars=160, min_chars=30)
+
+JA_SENTENCE = "標準偏差は分散の正の平方根であり、元のデータと同じ単位で散らばりを表す。"  # 36 chars
+
+
+def test_japanese_long_paragraph_is_split_at_sentence_ends_under_the_limit():
+    paragraph = JA_SENTENCE * 12  # 432 characters, no spaces at all
+    chunks = chunk_blocks([Block(paragraph, ("記述統計", "標準偏差"))], LIMITS)
+    assert len(chunks) >= 3
+    for chunk in chunks:
+        assert len(chunk.text) <= LIMITS.max_chars
+        body = chunk.text.split("\n\n", 1)[1]
+        assert body.endswith("。"), body  # cut at a sentence end, not mid-sentence
+        assert chunk.text.startswith("## 標準偏差\n\n")
+        assert chunk.heading_path == ("記述統計", "標準偏差")
+    bodies = "".join(c.text.split("\n\n", 1)[1] for c in chunks)
+    assert bodies == paragraph  # nothing lost or duplicated
+
+
+def test_japanese_sentence_longer_than_the_limit_is_hard_cut_preferring_a_comma():
+    sentence = ("あ" * 70 + "、") * 5 + "終わり。"  # one 360-character sentence
+    pieces = split_long(sentence, 100)
+    assert all(len(p) <= 100 for p in pieces)
+    assert "".join(pieces) == sentence
+    assert pieces[0].endswith("、")
+
+
+def test_hard_split_without_any_break_cuts_at_the_limit():
+    assert [len(p) for p in hard_split("字" * 250, 100)] == [100, 100, 50]
+
+
+def test_sentences_keep_their_end_marks_for_ja_and_en():
+    assert split_sentences("平均とは何か？合計を個数で割る。「頑健」だ！次") == [
+        "平均とは何か？",
+        "合計を個数で割る。",
+        "「頑健」だ！",
+        "次",
+    ]
+    assert split_sentences("The mean is 70.5 points. Is it robust? No! 3.14 stays.") == [
+        "The mean is 70.5 points. ",
+        "Is it robust? ",
+        "No! ",
+        "3.14 stays.",
+    ]
+
+
+def test_tiny_pieces_merge_with_neighbours_under_the_same_heading_only():
+    blocks = [
+        Block("短い。", ("A",)),
+        Block("これも短い段落です。", ("A",)),
+        Block("別の見出しの下。", ("B",)),
+    ]
+    chunks = chunk_blocks(blocks, LIMITS)
+    assert [c.heading_path for c in chunks] == [("A",), ("B",)]
+    assert chunks[0].text == "# A\n\n短い。\n\nこれも短い段落です。"
+    assert chunks[1].text == "# B\n\n別の見出しの下。"
+    assert [c.ordinal for c in chunks] == [0, 1]
+
+
+def test_pages_are_not_merged_across():
+    chunks = chunk_blocks([Block("one.", page=1), Block("two.", page=2)], LIMITS)
+    assert [(c.page, c.text) for c in chunks] == [(1, "one."), (2, "two.")]
+
+
+def test_packing_stops_at_the_target():
+    paragraph = "x" * 49 + "."  # two fit the 120 target (102 chars), three do not
+    chunks = chunk_blocks([Block(paragraph)] * 4, LIMITS)
+    assert [c.text for c in chunks] == [f"{paragraph}\n\n{paragraph}"] * 2
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.text(alphabet="統計学のデータ。、abc .!?\n", min_size=1, max_size=600),
+            st.sampled_from([(), ("見出し",), ("Lecture", "Variance")]),
+        ),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_every_chunk_is_within_the_hard_limit_and_keeps_all_text(blocks):
+    chunks = chunk_blocks([Block(text, path) for text, path in blocks], LIMITS)
+    assert all(len(c.text) <= LIMITS.max_chars for c in chunks)
+    kept = re.sub(r"\s|#|見出し|Lecture|Variance", "", "".join(c.text for c in chunks))
+    given_text = re.sub(r"\s|#|見出し|Lecture|Variance", "", "".join(t for t, _ in blocks))
+    assert kept == given_text

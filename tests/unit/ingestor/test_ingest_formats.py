@@ -1,0 +1,41 @@
+"""Format detection: magic bytes first, then extension, then declared mime type."""
+
+import pytest
+
+from services.common.errors import InvalidInput
+from services.ingestor.formats import Format, detect_format
+
+
+@pytest.mark.parametrize(
+    ("data", "filename", "mime", "expected"),
+    [
+        (b"%PDF-1.7\n...", "scan.bin", "application/octet-stream", (Format.PDF, "application/pdf")),
+        (b"\x89PNG\r\n\x1a\n....", "board.dat", "", (Format.IMAGE, "image/png")),
+        (b"\xff\xd8\xff\xe0JFIF", "photo", "", (Format.IMAGE, "image/jpeg")),
+        (b"RIFF\x00\x00\x00\x00WEBPVP8 ", "x.webp", "", (Format.IMAGE, "image/webp")),
+        (b"# Title\n", "notes.MD", "", (Format.MARKDOWN, "text/markdown")),
+        (b"plain", "notes.txt", "text/plain", (Format.TEXT, "text/plain")),
+        (b"<!DOCTYPE html><p>x</p>", "page.txt", "", (Format.HTML, "text/html")),
+        (b"<h1>x</h1>", "page.htm", "", (Format.HTML, "text/html")),
+        (b"question,answer\n", "faq.csv", "", (Format.QA_CSV, "text/csv")),
+        (b'{"q": 1}\n', "faq.jsonl", "", (Format.QA_JSONL, "application/jsonl")),
+        (b"# x", "upload", "text/markdown; charset=utf-8", (Format.MARKDOWN, "text/markdown")),
+    ],
+)
+def test_detects(data, filename, mime, expected):
+    assert detect_format(data, filename, mime) == expected
+
+
+@pytest.mark.parametrize(
+    ("data", "filename", "mime", "message"),
+    [
+        (b"PK\x03\x04rest", "slides.pptx", "", "export it to PDF"),
+        (b"\x00\x01\x02", "blob.exe", "application/octet-stream", "unsupported file type"),
+        (b"hello", "README", "", "no extension"),
+        (b"not really a pdf", "paper.pdf", "application/pdf", "not one (no %PDF- header)"),
+        (b"abc\x00\x00def", "notes.md", "", "contains binary data"),
+    ],
+)
+def test_refuses_with_a_readable_reason(data, filename, mime, message):
+    with pytest.raises(InvalidInput, match=message.replace("(", r"\(").replace(")", r"\)")):
+        detect_format(data, filename, mime)

@@ -1,0 +1,121 @@
+"""Markdown, HTML and plain text → blocks with heading paths."""
+
+import codecs
+
+import pytest
+
+from services.common.errors import InvalidInput
+from services.ingestor.parsing import decode_text, parse_html, parse_markdown, parse_plain_text
+
+
+def test_markdown_heading_paths_fences_setext_and_front_matter():
+    text = """---
+author: someone
+---
+# 統計入門
+
+はじめに。
+改行された
+文章。
+
+## 平均
+
+### 算術平均
+合計を個数で割る。
+
+```python
+# a comment, not a heading
+x = 1
+```
+
+## 分散
+偏差の二乗の平均。
+
+Setext heading
+==============
+after
+"""
+    title, blocks = parse_markdown(text)
+    assert title == "統計入門"
+    assert [(b.heading_path, b.text) for b in blocks] == [
+        (("統計入門",), "はじめに。改行された文章。"),  # CJK line breaks joined without spaces
+        (("統計入門", "平均", "算術平均"), "合計を個数で割る。"),
+        (
+            ("統計入門", "平均", "算術平均"),
+            "```python\n# a comment, not a heading\nx = 1\n```",
+        ),
+        (("統計入門", "分散"), "偏差の二乗の平均。"),
+        (("Setext heading",), "after"),
+    ]
+
+
+def test_markdown_without_h1_has_no_title():
+    title, blocks = parse_markdown("## Only a section\n\nText.")
+    assert title is None
+    assert blocks[0].heading_path == ("Only a section",)
+
+
+def test_html_to_markdownish_blocks():
+    html = """<html><head><title>Lecture &amp; Notes</title>
+<style>p { color: red }</style><script>var hidden = "never indexed";</script></head>
+<body><h1>Lecture 5</h1>
+<p>The <strong>p-value</strong> is a probability,<br>not a verdict.</p>
+<h2>Lists</h2>
+<ul><li>first</li><li><p>second</p></li></ul>
+<ol><li>one</li><li>two</li></ol>
+<h2>Code and tables</h2>
+<pre>t = (x - mu) / (s / sqrt(n))
+  indented</pre>
+<table><tr><th>Decision</th><th>H0 true</th></tr><tr><td>Reject</td><td>Type I</td></tr></table>
+<h3>日本語</h3><p>帰無仮説は
+棄却されない。</p>
+</body></html>"""
+    title, blocks = parse_html(html)
+    assert title == "Lecture & Notes"
+    got = [(b.heading_path, b.text) for b in blocks]
+    assert got == [
+        (("Lecture 5",), "The **p-value** is a probability,\nnot a verdict."),
+        (("Lecture 5", "Lists"), "- first"),
+        (("Lecture 5", "Lists"), "- second"),
+        (("Lecture 5", "Lists"), "1. one"),
+        (("Lecture 5", "Lists"), "2. two"),
+        (
+            ("Lecture 5", "Code and tables"),
+            "```\nt = (x - mu) / (s / sqrt(n))\n  indented\n```",
+        ),
+        (
+            ("Lecture 5", "Code and tables"),
+            "| Decision | H0 true |\n|---|---|\n| Reject | Type I |",
+        ),
+        (("Lecture 5", "Code and tables", "日本語"), "帰無仮説は棄却されない。"),
+    ]
+    assert not any("hidden" in b.text or "color" in b.text for b in blocks)
+
+
+def test_html_title_falls_back_to_h1():
+    title, _ = parse_html("<h1>Only heading</h1><p>x</p>")
+    assert title == "Only heading"
+
+
+def test_plain_text_paragraphs():
+    title, blocks = parse_plain_text("第一段落の\n続き。\n\n  \nSecond paragraph\nwraps here.\n")
+    assert title is None
+    assert [b.text for b in blocks] == ["第一段落の続き。", "Second paragraph\nwraps here."]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        "統計".encode(),
+        codecs.BOM_UTF8 + "統計".encode(),
+        "統計".encode("utf-16"),
+        "統計".encode("cp932"),  # Shift_JIS from Japanese Windows/Excel
+    ],
+)
+def test_decodes_common_japanese_encodings(data):
+    assert decode_text(data, "x.txt") == "統計"
+
+
+def test_undecodable_text_is_refused():
+    with pytest.raises(InvalidInput, match="not UTF-8, UTF-16 or Shift_JIS"):
+        decode_text(b"\x81\x00\xff\xfe\xfd", "x.txt")

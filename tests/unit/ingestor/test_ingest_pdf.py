@@ -1,0 +1,85 @@
+"""PDF with a text layer: page numbers, outline headings, paragraphs; no text layer → vision."""
+
+import pytest
+from ingest_pdf_factory import make_pdf
+
+from services.common.errors import EngineError, InvalidInput
+from services.common.materials import Chunk
+from services.ingestor.pdf import parse_pdf
+from services.ingestor.stages import parse_material
+
+LONG = (
+    "The standard deviation is the square root of the variance and has the same unit as the "
+    "data, which makes it easier to interpret than the variance itself."
+)
+
+
+def test_pages_headings_and_paragraphs():
+    data = make_pdf(
+        [[LONG, "Short closing line."], ["Second page text that has no heading of its own."]],
+        bookmarks={0: ["Variance and standard deviation"]},
+        title="Handout",
+    )
+    parsed = parse_pdf(data, "handout.pdf")
+    assert parsed.title == "Handout"
+    assert parsed.page_count == 2 and parsed.pages_without_text == []
+    assert [(b.page, b.heading_path, b.text) for b in parsed.blocks] == [
+        (1, ("Variance and standard deviation",), LONG),  # wrapped lines joined back
+        (1, ("Variance and standard deviation",), "Short closing line."),
+        (
+            2,
+            ("Variance and standard deviation",),
+            "Second page text that has no heading of its own.",
+        ),
+    ]
+
+
+def test_parse_material_keeps_page_numbers_in_chunks():
+    data = make_pdf([["Page one text."], ["Page two text."]])
+    parsed = parse_material(data, "two.pdf")
+    assert [(c.page, c.text) for c in parsed.chunks] == [
+        (1, "Page one text."),
+        (2, "Page two text."),
+    ]
+    assert parsed.page_count == 2 and not parsed.read_by_vision
+    assert parsed.title == "two"  # no metadata title: the file name
+
+
+class FakeVision:
+    def __init__(self):
+        self.calls = []
+
+    def read(self, data, mime_type, filename):
+        self.calls.append((mime_type, filename))
+        return [Chunk(0, "## Figure 1\n\nA box plot of quiz scores.", 1, ("Figure 1",))]
+
+
+def test_pdf_without_text_layer_goes_to_vision():
+    vision = FakeVision()
+    parsed = parse_material(make_pdf([], blank_pages=2), "scan.pdf", vision=vision)
+    assert vision.calls == [("application/pdf", "scan.pdf")]
+    assert parsed.read_by_vision
+    # the model's own heading line is not doubled
+    assert [c.text for c in parsed.chunks] == ["# Figure 1\n\nA box plot of quiz scores."]
+
+
+def test_pdf_without_text_layer_and_no_gemini_fails_clearly():
+    with pytest.raises(
+        EngineError, match=r"without a text layer.*needs Gemini \(set GEMINI_API_KEY\)"
+    ):
+        parse_material(make_pdf([], blank_pages=1), "scan.pdf", vision=None)
+
+
+def test_mostly_text_pdf_keeps_its_text_and_reports_the_blank_page():
+    parsed = parse_pdf(make_pdf([["Text page one."], ["Text page two."]], blank_pages=1), "x.pdf")
+    assert parsed.has_text_layer
+    assert parsed.pages_without_text == [3]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"%PDF-1.4\nthis is garbage\n%%EOF", b"%PDF-1.7", make_pdf([["x"]])[:300]],
+)
+def test_corrupt_pdf_is_invalid_input(data):
+    with pytest.raises(InvalidInput, match="corrupt or unreadable PDF"):
+        parse_material(data, "broken.pdf")

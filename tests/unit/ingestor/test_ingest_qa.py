@@ -1,0 +1,67 @@
+"""Q/A tables (seed 003 data registration): one chunk per row, readable refusals."""
+
+import json
+
+import pytest
+
+from services.common.errors import InvalidInput
+from services.ingestor.chunking import ChunkLimits
+from services.ingestor.stages import parse_material
+
+
+def test_csv_rows_become_q_a_chunks_with_category_headings():
+    data = (
+        "category,question,answer\n"
+        "試験,電卓は使えますか？,関数電卓は使えます。\n"
+        ',"What is r?","Pearson\'s correlation, between -1 and 1."\n'
+    ).encode()
+    parsed = parse_material(data, "faq.csv")
+    assert parsed.mime_type == "text/csv" and parsed.title == "faq"
+    assert [(c.ordinal, c.heading_path, c.text) for c in parsed.chunks] == [
+        (0, ("試験",), "Q: 電卓は使えますか？\nA: 関数電卓は使えます。"),
+        (1, (), "Q: What is r?\nA: Pearson's correlation, between -1 and 1."),
+    ]
+
+
+def test_japanese_headers_shift_jis_and_tabs():
+    data = "質問\t回答\n平均とは？\t合計を個数で割った値。\n".encode("cp932")
+    parsed = parse_material(data, "qa.csv")
+    assert [c.text for c in parsed.chunks] == ["Q: 平均とは？\nA: 合計を個数で割った値。"]
+
+
+def test_jsonl_rows():
+    lines = [
+        {"Question": "中央値とは？", "Answer": "真ん中の値。", "topic": "代表値"},
+        {"q": "What is IQR?", "a": "Q3 minus Q1."},
+    ]
+    data = ("\n".join(json.dumps(line, ensure_ascii=False) for line in lines) + "\n\n").encode()
+    parsed = parse_material(data, "qa.jsonl")
+    assert [(c.heading_path, c.text) for c in parsed.chunks] == [
+        (("代表値",), "Q: 中央値とは？\nA: 真ん中の値。"),
+        ((), "Q: What is IQR?\nA: Q3 minus Q1."),
+    ]
+
+
+def test_long_answer_is_split_and_each_part_repeats_the_question():
+    answer = "分散は偏差の二乗の平均である。" * 20  # 300 characters
+    data = f"question,answer\n分散とは？,{answer}\n".encode()
+    limits = ChunkLimits(target_chars=80, max_chars=120, min_chars=20)
+    chunks = parse_material(data, "faq.csv", limits=limits).chunks
+    assert len(chunks) >= 3
+    assert all(c.text.startswith("Q: 分散とは？\nA: ") and len(c.text) <= 120 for c in chunks)
+    assert "".join(c.text.removeprefix("Q: 分散とは？\nA: ") for c in chunks) == answer
+
+
+@pytest.mark.parametrize(
+    ("data", "filename", "message"),
+    [
+        (b"title,body\nx,y\n", "faq.csv", "has no question column (found title, body"),
+        (b"question,answer\nWhat?,\n", "faq.csv", "row 2: the answer is empty"),
+        (b'{"question": "x", "answer": "y"}\nnot json\n', "faq.jsonl", "line 2 is not JSON"),
+        (b'["question", "answer"]\n', "faq.jsonl", "line 1 is not a JSON object"),
+        (b'{"question": "x"}\n', "faq.jsonl", "line 1 has no answer column"),
+    ],
+)
+def test_bad_tables_are_refused_with_the_row(data, filename, message):
+    with pytest.raises(InvalidInput, match=message.replace("(", r"\(")):
+        parse_material(data, filename)
