@@ -56,17 +56,24 @@ at most about 800 characters. For each unit give its Markdown text, the 1-based 
 on, and the heading path above it (outermost heading first, empty if none)."""
 
 
-class GeminiVision:
-    """Implements ``stages.VisionReader``."""
+DEFAULT_MODEL = "gemini-3-flash-preview"
+
+
+class GeminiVisionReader:
+    """Implements ``services.ingestor.stages.VisionReader``.
+
+    The model is ``model`` if given, else the settings' ``professor_gemini_model_ingestion``
+    (``IngestionSettings``), else DEFAULT_MODEL.
+    """
 
     def __init__(
         self,
         settings: GeminiSettings,
-        model: str,
+        model: str | None = None,
         *,
         transport: httpx.BaseTransport | None = None,
     ):
-        self.model = model
+        self.model = model or getattr(settings, "professor_gemini_model_ingestion", DEFAULT_MODEL)
         self._client = LazyClient(settings, transport)
 
     def read(self, data: bytes, mime_type: str, filename: str) -> list[Chunk]:
