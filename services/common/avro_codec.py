@@ -40,6 +40,11 @@ def schema_fingerprint(schema: dict[str, Any]) -> bytes:
 
 
 @cache
+def _header(event: str) -> bytes:
+    return SINGLE_OBJECT_MAGIC + schema_fingerprint(load_event_schema(event))
+
+
+@cache
 def _writers_by_fingerprint() -> dict[bytes, tuple[str, Any]]:
     """Every schema a writer may have used: current and released versions."""
     writers = {}
@@ -90,7 +95,7 @@ class AvroCodec:
         if self.registry is not None:
             schema_id = self.registry.register(f"{topic}-value", load_event_schema(name))
             return CONFLUENT_MAGIC + struct.pack(">I", schema_id) + body.getvalue()
-        return SINGLE_OBJECT_MAGIC + schema_fingerprint(load_event_schema(name)) + body.getvalue()
+        return _header(name) + body.getvalue()
 
     def decode(
         self, cls: type[E], data: bytes | None, topic: str = "?", partition: int = -1, offset: int = -1

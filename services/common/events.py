@@ -9,6 +9,7 @@ plain strings here (their symbols).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
 from dataclasses import dataclass, field
@@ -239,14 +240,15 @@ def to_record(event: Any) -> dict[str, Any]:
     return dataclasses.asdict(event)
 
 
+@functools.cache
+def _field_hints(cls: type) -> tuple[tuple[str, Any], ...]:
+    hints = typing.get_type_hints(cls)
+    return tuple((f.name, hints[f.name]) for f in dataclasses.fields(cls))
+
+
 def from_record(cls: type[E], record: dict[str, Any]) -> E:
     """Avro dict → dataclass, recursively, using the dataclass's type hints."""
-    hints = typing.get_type_hints(cls)
-    kwargs = {
-        f.name: _convert(hints[f.name], record[f.name])
-        for f in dataclasses.fields(cls)  # type: ignore[arg-type]
-        if f.name in record
-    }
+    kwargs = {name: _convert(hint, record[name]) for name, hint in _field_hints(cls) if name in record}
     return cls(**kwargs)
 
 

@@ -10,6 +10,7 @@ import threading
 
 from services.common.engines import make_llm
 from services.common.engines.embedders import make_embedder
+from services.common.engines.llm import LLMEngine
 from services.common.events import SearchResult
 from services.common.kafka_io import StageRunner
 from services.common.service import run_runners
@@ -18,8 +19,8 @@ from services.librarian.settings import LibrarianSettings
 from topics.registry import SEARCH_RESULTS
 
 
-def runner(settings: LibrarianSettings) -> StageRunner:
-    engine = make_llm(settings, embedder=make_embedder(settings))
+def runner(settings: LibrarianSettings, engine: LLMEngine | None = None) -> StageRunner:
+    engine = engine or make_llm(settings, embedder=make_embedder(settings))
     return StageRunner(
         settings, stage="librarian", group_id="librarian", source=SEARCH_RESULTS,
         event_type=SearchResult, handle=lambda result: stages.handle(result, engine),

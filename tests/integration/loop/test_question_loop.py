@@ -1,0 +1,92 @@
+"""The question loop end to end, through the real broker and database."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.common import db
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
+ANSWERABLE = [
+    "中央値とは何ですか？",
+    "What is Pearson's correlation coefficient?",
+    "標準誤差とは何ですか？",
+    "What is the p-value?",
+    "When are the office hours?",
+]
+
+
+def ask(pipeline, subject: str, question: str, user: str = "student-1", **kwargs):
+    session = pipeline.client.ask(subject, user, question, **kwargs)
+    events = list(pipeline.client.follow(session, timeout=180))
+    return session, events
+
+
+def chunk_text(pipeline, chunk_id: str) -> str:
+    with db.connect(pipeline.db) as conn:
+        return conn.execute("SELECT text FROM chunks WHERE chunk_id = %s", (chunk_id,)).fetchone()[0]
+
+
+@pytest.mark.parametrize("question", ANSWERABLE)
+def test_answerable_questions_end_answered_with_real_citations(pipeline, demo_subject, question):
+    session, events = ask(pipeline, demo_subject, question)
+    final = events[-1]
+    assert final.kind == "FINAL" and final.session_id == session
+    assert final.status == "ANSWERED", final.answer
+    assert final.citations
+    for citation in final.citations:
+        assert citation.snippet in chunk_text(pipeline, citation.chunk_id)
+        assert f"[{citation.n}]" in final.answer
+    kinds = [e.kind for e in events]
+    assert kinds[0] == "PROGRESS" and "DELTA" in kinds
+    assert [e.seq for e in events] == sorted(e.seq for e in events)
+    assert "".join(e.delta for e in events if e.kind == "DELTA") == final.answer
+
+
+def test_unanswerable_question_ends_insufficient_and_is_logged(pipeline, demo_subject):
+    session, events = ask(pipeline, demo_subject, "What is the gauge symmetry of quantum chromodynamics?")
+    final = events[-1]
+    assert final.status == "INSUFFICIENT"
+    assert 1 <= final.iterations <= 5
+    with db.connect(pipeline.db) as conn:
+        row = conn.execute("SELECT question FROM unanswered WHERE session_id = %s", (session,)).fetchone()
+        status = conn.execute("SELECT status FROM sessions WHERE session_id = %s", (session,)).fetchone()
+    assert row is not None and "quantum" in row[0]
+    assert status == ("INSUFFICIENT",)
+
+
+def test_question_needing_two_materials_iterates_and_never_sees_a_chunk_twice(pipeline, demo_subject):
+    from services.replay import session_messages
+
+    session, events = ask(pipeline, demo_subject, "中央値と標準誤差の違いは何ですか？")
+    final = events[-1]
+    assert final.iterations >= 2
+    assert len({c.material_id for c in final.citations}) >= 2, final.answer
+    messages = session_messages(session, pipeline.kafka)
+    results = [m.event for m in messages if m.topic == "search.results"]
+    returned = [c.chunk_id for r in results for c in r.candidates]
+    assert len(returned) == len(set(returned)), "a chunk came back twice in one session"
+    ks = [r.k for r in sorted(results, key=lambda r: r.iteration)]
+    assert ks == sorted(ks) and ks[-1] > ks[0], f"k must grow with retries: {ks}"
+
+
+def test_fresh_searcher_rebuilds_the_same_state_from_the_compacted_topic(pipeline, demo_subject):
+    from services.searcher.app import restore_sessions
+    from topics.registry import SEARCH_SESSIONS
+
+    ask(pipeline, demo_subject, "平均とは何ですか？")
+    restored = restore_sessions(pipeline.kafka, list(range(SEARCH_SESSIONS.partitions)))
+    live = pipeline.searcher.sessions
+    assert live and restored.keys() >= live.keys()
+    for session_id, state in live.items():
+        assert restored[session_id] == state
+
+
+def test_unenrolled_user_gets_a_failed_answer_and_a_dead_letter(pipeline, demo_subject):
+    from services.replay import dead_letters
+
+    session, events = ask(pipeline, demo_subject, "中央値とは何ですか？", user="intruder")
+    assert events[-1].status == "FAILED" and "not enrolled" in events[-1].answer
+    letters = dead_letters("questions", pipeline.kafka)
+    assert any(row["key"] == session and row["headers"]["error.class"] == "Rejected" for row in letters)
