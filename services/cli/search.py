@@ -1,10 +1,6 @@
 """CLI sub-commands of the searcher: ``search``, ``eval retrieval`` and ``bench search``.
 
-The main app wires them in::
-
-    app.command("search")(search_command)
-    app.add_typer(eval_app, name="eval")          # or eval_app.command(...) onto its own
-    bench_app.command("search")(bench_search_command)
+The main app wires them in with ``register(app, bench_app, eval_app)``.
 """
 
 from __future__ import annotations
@@ -29,12 +25,24 @@ from services.searcher.scope import SearchFilters
 
 logger = logging.getLogger(__name__)
 console = Console()
-eval_app = typer.Typer(help="Measure retrieval and answers on evaluation datasets.", no_args_is_help=True)
+eval_app = typer.Typer(
+    help="Measure retrieval and answers on evaluation datasets.", no_args_is_help=True
+)
+
+
+def register(app: typer.Typer, bench_app: typer.Typer, eval_app_: typer.Typer) -> None:
+    """Wire ``search``, ``eval retrieval`` and ``bench search`` into the main app."""
+    app.command("search")(search_command)
+    eval_app_.command("retrieval")(eval_retrieval_command)
+    bench_app.command("search")(bench_search_command)
 
 
 def _progress() -> Progress:
     return Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
         console=Console(stderr=True),
     )
 
@@ -67,11 +75,18 @@ def search_command(
     try:
         filters = SearchFilters(
             material_ids=frozenset(uuid.UUID(m) for m in material or []),
-            page_from=page_from, page_to=page_to,
+            page_from=page_from,
+            page_to=page_to,
         )
         request = SearchQuery(
-            subject_id=subject, user_id=user, text_queries=[query, *(keyword or [])],
-            vector_query=query, complexity=complexity, retry=retry, filters=filters, mode=mode,
+            subject_id=subject,
+            user_id=user,
+            text_queries=[query, *(keyword or [])],
+            vector_query=query,
+            complexity=complexity,
+            retry=retry,
+            filters=filters,
+            mode=mode,
         )
         embedder = make_embedder(EmbedderSettings()) if mode != "bm25" else None
         with connect(DatabaseSettings()) as conn:
@@ -81,14 +96,21 @@ def search_command(
     if as_json:
         print(json.dumps(outcome_as_dict(outcome), ensure_ascii=False, indent=2))
         return
-    table = Table(title=f"k={outcome.k}  N={outcome.n_scope}  excluded={outcome.n_excluded}"
-                  f"  vector={outcome.vector_path or '-'}")
+    table = Table(
+        title=f"k={outcome.k}  N={outcome.n_scope}  excluded={outcome.n_excluded}"
+        f"  vector={outcome.vector_path or '-'}"
+    )
     for column in ("#", "score", "bm25", "vector", "material", "page", "text"):
         table.add_column(column)
     for i, c in enumerate(outcome.candidates, start=1):
         table.add_row(
-            str(i), f"{c.score:.4f}", str(c.ranks.get("bm25", "-")), str(c.ranks.get("vector", "-")),
-            c.material_title, str(c.page or ""), c.text[:120].replace("\n", " "),
+            str(i),
+            f"{c.score:.4f}",
+            str(c.ranks.get("bm25", "-")),
+            str(c.ranks.get("vector", "-")),
+            c.material_title,
+            str(c.page or ""),
+            c.text[:120].replace("\n", " "),
         )
     console.print(table)
 
@@ -98,21 +120,31 @@ def outcome_as_dict(outcome) -> dict:
         return None if n is None else {"text": n.text, "ordinal": n.ordinal, "page": n.page}
 
     return {
-        "k": outcome.k, "n_scope": outcome.n_scope, "n_excluded": outcome.n_excluded,
-        "vector_path": outcome.vector_path, "ef_search": outcome.ef_search,
+        "k": outcome.k,
+        "n_scope": outcome.n_scope,
+        "n_excluded": outcome.n_excluded,
+        "vector_path": outcome.vector_path,
+        "ef_search": outcome.ef_search,
         "candidates": [
             {
-                "chunk_id": str(c.chunk_id), "material_id": str(c.material_id),
-                "material_title": c.material_title, "page": c.page, "heading_path": c.heading_path,
-                "ordinal": c.ordinal, "text": c.text, "score": c.score, "ranks": c.ranks,
-                "scores": c.scores, "prev": neighbour(c.prev), "next": neighbour(c.next),
+                "chunk_id": str(c.chunk_id),
+                "material_id": str(c.material_id),
+                "material_title": c.material_title,
+                "page": c.page,
+                "heading_path": c.heading_path,
+                "ordinal": c.ordinal,
+                "text": c.text,
+                "score": c.score,
+                "ranks": c.ranks,
+                "scores": c.scores,
+                "prev": neighbour(c.prev),
+                "next": neighbour(c.next),
             }
             for c in outcome.candidates
         ],
     }
 
 
-@eval_app.command("retrieval")
 def eval_retrieval_command(
     dataset: Annotated[Path, typer.Option(help="Directory with corpus.jsonl and queries.jsonl.")],
     mode: Annotated[str, typer.Option(help="bm25, vector, hybrid or all.")] = "all",
@@ -151,29 +183,91 @@ def _run_eval(ev, directory: Path, systems: list[str], sweep: bool) -> dict:
     results: dict[str, dict] = {}
     with connect(DatabaseSettings()) as conn, _progress() as progress:
         task = progress.add_task(f"storing {data.name}", total=len(data.documents))
-        doc_of = ev.store_dataset(conn, data, embedder, lambda n: progress.advance(task, n))
+        doc_of = ev.store_dataset(
+            conn, data, embedder, lambda n, task=task: progress.advance(task, n)
+        )
         task = progress.add_task("embedding questions", total=1)
         vectors = embedder.embed([q.question for q in data.questions])
         progress.advance(task)
         lists = ev.EngineLists()
         for system in systems:
             if system == "bm25s":
-                results[system] = ev.score_rankings(ev.bm25s_rankings(data), data.questions).as_dict()
+                results[system] = ev.score_rankings(
+                    ev.bm25s_rankings(data), data.questions
+                ).as_dict()
                 continue
             task = progress.add_task(f"searching: {system}", total=len(data.questions))
-            rankings, _ = ev.run_engine(conn, data, doc_of, vectors, system, lambda n: progress.advance(task, n))
+            rankings, _ = ev.run_engine(
+                conn, data, doc_of, vectors, system, lambda n, task=task: progress.advance(task, n)
+            )
             results[system] = ev.score_rankings(rankings, data.questions).as_dict()
         if sweep:
             task = progress.add_task("fusion sweep lists", total=2 * len(data.questions))
             for system in ("bm25", "vector"):
                 _, hits = ev.run_engine(
-                    conn, data, doc_of, vectors, system, lambda n: progress.advance(task, n),
+                    conn,
+                    data,
+                    doc_of,
+                    vectors,
+                    system,
+                    lambda n, task=task: progress.advance(task, n),
                     k=ev.sweep_depth(),
                 )
                 setattr(lists, system, hits)
         conn.commit()
-    report = {"dataset": data.name, "questions": len(data.questions), "documents": len(data.documents),
-              "subject_id": data.subject_id, "systems": results}
+    report = {
+        "dataset": data.name,
+        "questions": len(data.questions),
+        "documents": len(data.documents),
+        "subject_id": data.subject_id,
+        "systems": results,
+    }
     if sweep:
-        report["sweep"] = {name: m.as_dict() for name, m in ev.fusion_sweep(lists, data.questions, ev.sweep_configs()).items()}
+        report["sweep"] = {
+            name: m.as_dict()
+            for name, m in ev.fusion_sweep(lists, data.questions, ev.sweep_configs()).items()
+        }
     return report
+
+
+def bench_search_command(
+    out: Annotated[Path, typer.Option(help="Directory for the JSON report.")] = Path(
+        "bench-results"
+    ),
+    queries: Annotated[int, typer.Option(help="Latency queries per configuration.")] = 200,
+    recall_queries: Annotated[int, typer.Option(help="Queries of the recall check.")] = 40,
+    eval_root: Annotated[
+        Path, typer.Option(help="Folder holding the eval datasets whose paragraphs are reused.")
+    ] = Path("../shared/eval"),
+) -> None:
+    """Hybrid k=20 latency and vector recall at 100,000 chunks in 20 subjects; writes JSON."""
+    from services.searcher import bench
+
+    dirs = [eval_root / "jsquad_ja", eval_root / "xquad_en"]
+    embedder = CachedEmbedder(UseM3Embedder(), HomeSettings().eduanima_home / "embed-cache")
+    try:
+        corpus = bench.load_corpus(dirs, embedder)
+        with connect(DatabaseSettings()) as conn, _progress() as progress:
+            tasks: dict[str, int] = {}
+
+            def report(stage: str, done: int, total: int) -> None:
+                if stage not in tasks:
+                    tasks[stage] = progress.add_task(stage, total=total)
+                progress.update(tasks[stage], completed=done)
+
+            result = bench.run_bench(
+                conn,
+                corpus,
+                embedder.name,
+                n_queries=queries,
+                n_recall_queries=recall_queries,
+                progress=report,
+            )
+    except (EduanimaError, ValueError) as exc:
+        raise _fail(exc) from exc
+    path = bench.write_report(result, out)
+    console.print_json(json.dumps(result, ensure_ascii=False))
+    console.print(f"written to {path}")
+
+
+eval_app.command("retrieval")(eval_retrieval_command)

@@ -1,16 +1,37 @@
 """Lexical terms for BM25, shared by the ingestor (stored terms) and the searcher (query terms).
 
-Japanese has no spaces between words, so CJK runs become overlapping
-character bigrams; Latin/digit runs become lower-cased words.
+Japanese has no spaces between words. Measured with bm25s on the eval sets
+(nDCG@10 / recall@10, dev split):
+
+    tokenizer                      jsquad_ja        xquad_en     terms per paragraph (ja)
+    char bigrams + Latin words     0.900 / 0.943    0.954 / 0.993    145
+    SudachiPy mode A, content POS  0.894 / 0.960    0.955 / 0.993     61
+    SudachiPy mode C, content POS  0.894 / 0.953    0.955 / 0.993     57
+    Sudachi A + bigrams            0.911 / 0.950    0.958 / 0.990    206
+
+Quality is a tie within the noise of 300 queries; Sudachi mode A gives the best
+recall@10 with 2.4x fewer terms per chunk and per query, which makes the BM25
+query in Postgres (cost ~ candidates x query terms) correspondingly cheaper.
+So terms are Sudachi mode-A normalised forms of content morphemes: particles,
+auxiliary verbs, symbols and blanks are dropped (their IDF is near zero anyway).
+Latin words come out of Sudachi lower-cased, digits as numbers.
 """
 
 from __future__ import annotations
 
-import re
+import threading
 import unicodedata
 
-_LATIN = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005\u30fc]+")
+from sudachipy import dictionary, tokenizer
+
+# Parts of speech that carry no topic: particles, auxiliary verbs, punctuation, blanks.
+_DROPPED_POS = frozenset({"助詞", "助動詞", "補助記号", "空白", "記号"})
+# Sudachi refuses inputs above ~49 KB; chunks are split on line breaks below this size.
+_MAX_PIECE_CHARS = 4000
+
+_local = threading.local()
+_dictionary_lock = threading.Lock()
+_dictionary: dictionary.Dictionary | None = None
 
 
 def normalise(text: str) -> str:
@@ -18,14 +39,38 @@ def normalise(text: str) -> str:
     return unicodedata.normalize("NFKC", text).lower()
 
 
+def _tokenizer() -> tokenizer.Tokenizer:
+    """One Sudachi tokenizer per thread (they are not thread-safe); one shared dictionary."""
+    global _dictionary
+    tok = getattr(_local, "tokenizer", None)
+    if tok is None:
+        with _dictionary_lock:
+            if _dictionary is None:
+                _dictionary = dictionary.Dictionary(dict="core")
+        tok = _local.tokenizer = _dictionary.create(mode=tokenizer.Tokenizer.SplitMode.A)
+    return tok
+
+
+def _pieces(text: str) -> list[str]:
+    pieces: list[str] = []
+    for line in text.splitlines():
+        while len(line) > _MAX_PIECE_CHARS:
+            pieces.append(line[:_MAX_PIECE_CHARS])
+            line = line[_MAX_PIECE_CHARS:]
+        if line.strip():
+            pieces.append(line)
+    return pieces
+
+
 def lexical_terms(text: str) -> list[str]:
     """Terms in order of occurrence, one entry per occurrence."""
-    norm = normalise(text)
+    tok = _tokenizer()
     terms: list[str] = []
-    for match in re.finditer(f"{_LATIN.pattern}|{_CJK.pattern}", norm):
-        run = match.group(0)
-        if _CJK.fullmatch(run):
-            terms.extend(run[i : i + 2] for i in range(len(run) - 1)) if len(run) > 1 else terms.append(run)
-        else:
-            terms.append(run)
+    for piece in _pieces(normalise(text)):
+        for morpheme in tok.tokenize(piece):
+            if morpheme.part_of_speech()[0] in _DROPPED_POS:
+                continue
+            term = morpheme.normalized_form().lower().strip()
+            if term:
+                terms.append(term)
     return terms

@@ -1,0 +1,141 @@
+"""BM25 over ``chunks.terms`` in PostgreSQL, with corpus statistics of the caller's scope.
+
+Score (Robertson/Lucene BM25, the variant bm25s calls "lucene"):
+
+    sum over query terms t of  qtf(t) * idf(t) * tf*(k1+1) / (tf + k1*(1 - b + b*len/avglen))
+    idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5))
+
+N, avglen and df come from ``search_scope_stats`` / ``search_term_df`` (migration
+0002): exactly the active chunks the caller may search (subject-visible plus the
+caller's own private materials). Request filters and seen IDs narrow the rows
+that are ranked, not the statistics: IDF is a property of the corpus.
+
+Candidates are the in-scope chunks that share at least one *selective* query
+term (document frequency at most ``SELECTIVE_DF_SHARE`` of N; at least the
+``MIN_SELECTIVE_TERMS`` rarest terms), found through the GIN index; each is
+then scored on all query terms. This prunes only chunks that match nothing but
+very common words; the eval compares the result against bm25s on the same tokens.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import psycopg
+from psycopg import sql
+
+from services.common.text import lexical_terms
+from services.searcher.fusion import Hit
+from services.searcher.scope import ScopePredicate
+
+K1 = 1.5
+B = 0.75
+SELECTIVE_DF_SHARE = 0.10
+MIN_SELECTIVE_TERMS = 3
+
+
+@dataclass(frozen=True)
+class CorpusStats:
+    n_chunks: int
+    avg_terms: float
+    df: dict[str, int]
+
+
+def query_term_counts(text_queries: Sequence[str]) -> Counter[str]:
+    """Query terms from the same tokenizer as the stored terms, counted over all queries."""
+    counts: Counter[str] = Counter()
+    for text in text_queries:
+        counts.update(lexical_terms(text))
+    return counts
+
+
+def corpus_stats(
+    conn: psycopg.Connection, subject_id: str, user_id: str, terms: Sequence[str]
+) -> CorpusStats:
+    owner_keys = ["subject", f"private:{user_id}"]
+    row = conn.execute(
+        "SELECT coalesce(sum(n_chunks), 0), coalesce(sum(total_terms), 0)"
+        " FROM search_scope_stats WHERE subject_id = %s AND owner_key = ANY(%s)",
+        (subject_id, owner_keys),
+    ).fetchone()
+    n_chunks, total = int(row[0]), int(row[1])
+    df = dict(
+        conn.execute(
+            "SELECT term, sum(df)::bigint FROM search_term_df"
+            " WHERE subject_id = %s AND owner_key = ANY(%s) AND term = ANY(%s)"
+            " GROUP BY term HAVING sum(df) > 0",
+            (subject_id, owner_keys, list(terms)),
+        ).fetchall()
+    )
+    return CorpusStats(
+        n_chunks, total / n_chunks if n_chunks else 0.0, {t: int(n) for t, n in df.items()}
+    )
+
+
+def idf(n_chunks: int, df: int) -> float:
+    return math.log(1.0 + (n_chunks - df + 0.5) / (df + 0.5))
+
+
+def selective_terms(stats: CorpusStats) -> list[str]:
+    """The query terms whose postings define the candidate set (see module docstring)."""
+    by_rarity = sorted(stats.df, key=lambda t: (stats.df[t], t))
+    limit = SELECTIVE_DF_SHARE * stats.n_chunks
+    chosen = [t for t in by_rarity if stats.df[t] <= limit]
+    if len(chosen) < MIN_SELECTIVE_TERMS:
+        chosen = by_rarity[:MIN_SELECTIVE_TERMS]
+    return chosen
+
+
+_BM25_SQL = """
+WITH q(term, weight) AS (
+    SELECT * FROM unnest(%(bm25_terms)s::text[], %(bm25_weights)s::float8[])
+), cand AS (
+    SELECT c.chunk_id, c.term_count, c.term_tf
+    FROM chunks c JOIN materials m ON m.material_id = c.material_id
+    WHERE {scope} AND c.terms && %(bm25_candidate_terms)s::text[]
+)
+SELECT cand.chunk_id,
+       sum(q.weight * tf.n * (%(bm25_k1)s + 1)
+           / (tf.n + %(bm25_k1)s * (1 - %(bm25_b)s + %(bm25_b)s * cand.term_count / %(bm25_avg)s)))
+           AS score
+FROM cand CROSS JOIN q
+CROSS JOIN LATERAL (SELECT (cand.term_tf ->> q.term)::float8 AS n) AS tf
+WHERE tf.n IS NOT NULL
+GROUP BY cand.chunk_id
+ORDER BY score DESC, cand.chunk_id
+LIMIT %(bm25_limit)s
+"""
+
+
+def bm25_search(
+    conn: psycopg.Connection,
+    scope: ScopePredicate,
+    subject_id: str,
+    user_id: str,
+    term_counts: Counter[str],
+    limit: int,
+) -> list[Hit]:
+    """Top ``limit`` in-scope chunks by BM25; fewer when fewer chunks share a term."""
+    if not term_counts or limit <= 0:
+        return []
+    stats = corpus_stats(conn, subject_id, user_id, list(term_counts))
+    if not stats.df or stats.n_chunks == 0:
+        return []
+    terms = sorted(stats.df)
+    weights = [term_counts[t] * idf(stats.n_chunks, stats.df[t]) for t in terms]
+    params = dict(scope.params)
+    params.update(
+        bm25_terms=terms,
+        bm25_weights=weights,
+        bm25_candidate_terms=selective_terms(stats),
+        bm25_k1=K1,
+        bm25_b=B,
+        bm25_avg=max(stats.avg_terms, 1e-9),
+        bm25_limit=limit,
+    )
+    query = sql.SQL(_BM25_SQL).format(scope=scope.clause)
+    rows = conn.execute(query, params).fetchall()
+    return [Hit(chunk_id, float(score)) for chunk_id, score in rows]
