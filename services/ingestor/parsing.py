@@ -246,7 +246,8 @@ class _HtmlToBlocks(HTMLParser):
             self._text.append("\n```")
             self._flush(keep_whitespace=True)
         elif tag in ("td", "th") and self._cell is not None and self._row is not None:
-            self._row.append(_collapse("".join(self._cell)).replace("|", "\\|"))
+            cell = _collapse("".join(self._cell)).replace("\n", " ")  # a row is one line
+            self._row.append(cell.replace("|", "\\|"))
             self._cell = None
         elif tag == "tr" and self._row is not None:
             if any(self._row):

@@ -66,7 +66,7 @@ def test_html_to_markdownish_blocks():
 <h2>Code and tables</h2>
 <pre>t = (x - mu) / (s / sqrt(n))
   indented</pre>
-<table><tr><th>Decision</th><th>H0 true</th></tr><tr><td>Reject</td><td>Type I</td></tr></table>
+<table><tr><th>Decision</th><th>H0 true</th></tr><tr><td>Reject</td><td>Type<br>I</td></tr></table>
 <h3>日本語</h3><p>帰無仮説は
 棄却されない。</p>
 </body></html>"""
