@@ -71,11 +71,18 @@ def evaluate(result: SearchResult, engine: LLMEngine) -> Evaluation:
             route="COMPLETE", route_reason=judgement.reason if judgement else "all tasks covered",
             state=new_state,
         )
+    reason = judgement.reason if judgement else "no candidates in scope"
+    if result.iteration + 1 >= state.plan.max_iterations:
+        # the budget is spent: no next search to refine for; the professor answers now
+        return Evaluation(
+            session_id=result.session_id, iteration=result.iteration, new_evidence=len(fresh),
+            route="CONTINUE", route_reason=f"missing {', '.join(missing)}: {reason}",
+            state=new_state, next_focus=missing,
+        )
     strategy = strategy_for(result.iteration + 1)
     draft = engine.refine(
         state.question, tasks, missing, strategy, [e.snippet for e in new_state.evidence]
     )
-    reason = judgement.reason if judgement else "no candidates in scope"
     return Evaluation(
         session_id=result.session_id, iteration=result.iteration, new_evidence=len(fresh),
         route="CONTINUE", route_reason=f"missing {', '.join(missing)}: {reason}", state=new_state,

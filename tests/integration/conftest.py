@@ -1,0 +1,173 @@
+"""Integration fixtures: the whole system on the real broker and database.
+
+``pipeline`` runs the ingestor and the four loop services as threads of this
+process (one shared embedder, so USE-m3 loads once) under the run's topic
+prefix and database. ``service_processes`` runs services as real OS processes,
+on a topic prefix of their own, so that tests can SIGKILL them.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from services.common.engines import make_llm
+from services.common.engines.embedders import UseM3Embedder
+from services.common.kafka_io import StageRunner
+from services.common.materials import enroll, ensure_subject
+from services.common.settings import DatabaseSettings, KafkaSettings, StorageSettings
+from services.ingestor.app import Ingestor
+from services.ingestor.settings import IngestionSettings
+from services.librarian import app as librarian_app
+from services.librarian.settings import LibrarianSettings
+from services.professor.app import Professor
+from services.professor.settings import ProfessorSettings
+from services.sdk import Client
+from services.searcher.app import Searcher
+from services.searcher.settings import SearcherSettings
+from topics.apply import apply_topics
+
+
+@dataclass
+class ServiceProcesses:
+    """Services as ``python -m services.<name>`` children, configured through their env vars."""
+
+    env: dict[str, str]
+    procs: dict[str, list[subprocess.Popen]] = field(default_factory=dict)
+
+    def start(self, name: str) -> subprocess.Popen:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", f"services.{name}"], env=self.env,
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )
+        self.procs.setdefault(name, []).append(proc)
+        return proc
+
+    def kill(self, name: str) -> None:
+        """SIGKILL every running process of the service: no shutdown, no commit."""
+        for proc in self.procs.get(name, []):
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGKILL)
+                proc.wait(timeout=30)
+
+    def stop_all(self) -> None:
+        for procs in self.procs.values():
+            for proc in procs:
+                if proc.poll() is None:
+                    proc.terminate()
+        for procs in self.procs.values():
+            for proc in procs:
+                try:
+                    proc.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+
+
+@pytest.fixture
+def isolated_kafka(kafka_settings) -> KafkaSettings:
+    """A topic prefix of this test's own, so its services share no group with others."""
+    settings = KafkaSettings(
+        kafka_bootstrap_servers=kafka_settings.kafka_bootstrap_servers,
+        eduanima_topic_prefix=f"{kafka_settings.eduanima_topic_prefix}{uuid.uuid4().hex[:6]}.",
+    )
+    apply_topics(settings)
+    return settings
+
+
+@pytest.fixture
+def service_processes(isolated_kafka, db_settings, storage_settings) -> Iterator[ServiceProcesses]:
+    env = {
+        **os.environ,
+        "KAFKA_BOOTSTRAP_SERVERS": isolated_kafka.kafka_bootstrap_servers,
+        "EDUANIMA_TOPIC_PREFIX": isolated_kafka.eduanima_topic_prefix,
+        "DATABASE_URL": db_settings.database_url.get_secret_value(),
+        "STORAGE_EMULATOR_HOST": storage_settings.storage_emulator_host or "",
+        "GCS_BUCKET": storage_settings.gcs_bucket,
+        "LOG_LEVEL": "WARNING",
+    }
+    procs = ServiceProcesses(env)
+    yield procs
+    procs.stop_all()
+
+
+DEMO = Path(__file__).resolve().parents[3] / "demo" / "stats101"
+
+
+@dataclass
+class Pipeline:
+    kafka: KafkaSettings
+    db: DatabaseSettings
+    storage: StorageSettings
+    client: Client
+    searcher: Searcher
+
+    def settings(self, cls):
+        return cls(
+            kafka_bootstrap_servers=self.kafka.kafka_bootstrap_servers,
+            eduanima_topic_prefix=self.kafka.eduanima_topic_prefix,
+            database_url=self.db.database_url,
+            storage_emulator_host=self.storage.storage_emulator_host,
+            gcs_bucket=self.storage.gcs_bucket,
+        )
+
+
+@pytest.fixture(scope="session")
+def embedder() -> UseM3Embedder:
+    return UseM3Embedder()
+
+
+def start(runners: list[StageRunner], stop: threading.Event) -> list[threading.Thread]:
+    threads = [threading.Thread(target=r.run, args=(stop,), daemon=True, name=r.stage) for r in runners]
+    for t in threads:
+        t.start()
+    return threads
+
+
+@pytest.fixture(scope="session")
+def pipeline(kafka_settings, db_settings, storage_settings, embedder) -> Iterator[Pipeline]:
+    base = Pipeline(kafka_settings, db_settings, storage_settings, Client(kafka_settings), None)  # type: ignore[arg-type]
+    professor_settings = base.settings(ProfessorSettings)
+    engine = make_llm(professor_settings, embedder=embedder)
+    base.searcher = Searcher(base.settings(SearcherSettings), embedder=embedder)
+    runners = [
+        Ingestor(base.settings(IngestionSettings), embedder=embedder).runner(),
+        base.searcher.runner(),
+        librarian_app.runner(base.settings(LibrarianSettings), engine=engine),
+        *Professor(professor_settings, engine=engine).runners(),
+    ]
+    stop = threading.Event()
+    threads = start(runners, stop)
+    yield base
+    stop.set()
+    for t in threads:
+        t.join(timeout=30)
+
+
+@pytest.fixture(scope="session")
+def demo_subject(pipeline: Pipeline) -> str:
+    """The demo course, ingested through Kafka once for the session."""
+    from services.common import db
+
+    subject = "stats101-demo"
+    with db.connect(pipeline.db) as conn:
+        ensure_subject(conn, subject, "Introduction to Statistics")
+        enroll(conn, subject, "teacher-1", "teacher")
+        enroll(conn, subject, "student-1", "student")
+        conn.commit()
+    jobs = [
+        pipeline.client.upload_and_ingest(path, subject, "teacher-1", storage=pipeline.storage, flush=False)
+        for path in sorted(DEMO.iterdir()) if path.suffix != ".py"
+    ]
+    pipeline.client.publisher.flush()
+    outcomes = list(pipeline.client.wait_for_ingest({j.idempotency_key for j in jobs}, timeout=300))
+    assert {o.status for o in outcomes} <= {"STORED", "DUPLICATE"}, [o.error for o in outcomes]
+    return subject

@@ -1,0 +1,150 @@
+"""The loop's stage logic without Kafka or a database: plan, search state, evaluate, conduct, answer."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from services.common.errors import InvalidInput
+from services.common.events import QuestionAsked, SessionState
+from services.common.kafka_io import now_ms
+from services.direct import DirectLoop
+from services.librarian.stages import evaluate, strategy_for
+from services.professor import stages as professor
+from services.searcher.stages import search_step
+from topics.registry import ANSWERS, SEARCH_REQUESTS, SEARCH_RESULTS, SEARCH_SESSIONS
+
+CHUNKS = [
+    ("c1", "m1", "The median is the middle value."),
+    ("c2", "m1", "The mean is the average."),
+    ("c3", "m2", "The standard error measures the spread of the sample mean."),
+    ("c4", "m2", "Sampling error shrinks with n."),
+]
+
+
+def question(text="median vs standard error?", asked_at_ms=None, **kw) -> QuestionAsked:
+    return QuestionAsked("s1", "stats", "alice", text, asked_at_ms=asked_at_ms or now_ms(), **kw)
+
+
+def test_plan_publishes_iteration_zero_and_a_progress_event(engine_for):
+    emits, record = professor.plan_question(question(asked_at_ms=1_000), engine_for({"t1": "median"}), now_ms=1_000)
+    assert [e.topic for e in emits] == [ANSWERS, SEARCH_REQUESTS]
+    request = emits[1].event
+    assert request.iteration == 0 and request.strategy == "direct"
+    assert request.state.plan.max_iterations == professor.MAX_ITERATIONS
+    assert request.state.plan.deadline_ms == 1_000 + professor.DEFAULT_TIMEOUT_MS
+    assert record.status == "RUNNING"
+
+
+@pytest.mark.parametrize("asked, allowed", [(None, 5), (2, 2), (50, 5), (0, 5)])
+def test_max_iterations_is_capped(engine_for, asked, allowed):
+    emits, _ = professor.plan_question(question(max_iterations=asked), engine_for({"t1": "x"}), 1_000)
+    assert emits[1].event.state.plan.max_iterations == allowed
+
+
+@pytest.mark.parametrize("text, message", [("   ", "empty"), ("x" * 2001, "at most 2000")])
+def test_bad_questions_are_refused(engine_for, text, message):
+    with pytest.raises(InvalidInput, match=message):
+        professor.plan_question(question(text), engine_for({"t1": "x"}), 1_000)
+
+
+def test_searcher_skips_an_iteration_it_has_handled(engine_for, memory_search):
+    emits, _ = professor.plan_question(question(), engine_for({"t1": "median"}), 1_000)
+    request = emits[1].event
+    search = memory_search(CHUNKS)
+    state, out = search_step(request, None, search, now_ms=2_000)
+    assert [e.topic for e in out] == [SEARCH_SESSIONS, SEARCH_RESULTS]
+    assert state.last_iteration == 0 and state.seen_chunk_ids == ["c1"]
+    again_state, again = search_step(request, state, search, now_ms=3_000)
+    assert again_state is None and again == [] and len(search.orders) == 1
+
+
+def test_searcher_excludes_seen_ids_and_counts_retries(engine_for, memory_search):
+    emits, _ = professor.plan_question(question(), engine_for({"t1": "median"}), 1_000)
+    first = emits[1].event
+    search = memory_search(CHUNKS)
+    state = SessionState("s1", ["c1"], retry=0, last_iteration=0, updated_at_ms=0)
+    second = dataclasses.replace(first, iteration=1, text_queries=["median", "average"])
+    new_state, out = search_step(second, state, search, 2_000)
+    result = out[1].event
+    assert search.orders[0].seen_ids == frozenset({"c1"})
+    assert [c.chunk_id for c in result.candidates] == ["c2"]
+    assert result.retry == 1 and new_state.retry == 1
+    assert new_state.seen_chunk_ids == ["c1", "c2"]
+
+
+def test_librarian_maps_indexes_back_and_drops_duplicates(engine_for, memory_search):
+    engine = engine_for({"t1": "median", "t2": "standard error"})
+    emits, _ = professor.plan_question(question(), engine, 1_000)
+    _, out = search_step(emits[1].event, None, memory_search(CHUNKS), 2_000)
+    result = out[1].event
+    evaluation = evaluate(result, engine)
+    assert evaluation.route == "COMPLETE"
+    by_task = {e.task_id: e for e in evaluation.state.evidence}
+    assert by_task["t1"].chunk_id == "c1" and by_task["t2"].chunk_id == "c3"
+    assert by_task["t2"].material_id == "m2"
+    # the same result again adds nothing: the evidence is already held
+    again = evaluate(dataclasses.replace(result, state=evaluation.state), engine)
+    assert again.new_evidence == 0
+
+
+def test_librarian_continues_with_the_next_strategy_for_missing_tasks(engine_for, memory_search):
+    engine = engine_for({"t1": "median", "t2": "kurtosis"})
+    emits, _ = professor.plan_question(question(), engine, 1_000)
+    _, out = search_step(emits[1].event, None, memory_search(CHUNKS), 2_000)
+    evaluation = evaluate(out[1].event, engine)
+    assert evaluation.route == "CONTINUE" and evaluation.next_focus == ["t2"]
+    assert evaluation.next_strategy == "missing" and evaluation.next_text_queries == ["kurtosis"]
+    assert [strategy_for(i) for i in range(5)] == ["direct", "missing", "broader", "neighbours", "neighbours"]
+
+
+def test_direct_loop_answers_with_citations_across_two_materials(engine_for, memory_search):
+    engine = engine_for({"t1": "median", "t2": "standard error"})
+    records = []
+    loop = DirectLoop(engine, memory_search(CHUNKS), records.append)
+    events = loop.run(question())
+    final = events[-1]
+    assert final.kind == "FINAL" and final.status == "ANSWERED"
+    assert {c.material_id for c in final.citations} == {"m1", "m2"}
+    assert all(f"[{c.n}]" in final.answer for c in final.citations)
+    assert records[-1].status == "ANSWERED" and records[-1].evidence
+
+
+def test_direct_loop_stops_at_max_iterations_with_an_honest_insufficient(engine_for, memory_search):
+    engine = engine_for({"t1": "quark"})
+    search = memory_search(CHUNKS)
+    records = []
+    events = DirectLoop(engine, search, records.append).run(question("what is a quark?", max_iterations=3))
+    final = events[-1]
+    assert final.status == "INSUFFICIENT" and final.iterations == 3 and final.stop_reason == "max_iterations"
+    assert len(search.orders) == 3
+    assert engine.refinements == ["missing", "broader"]
+    assert "missing" in final.answer and records[-1].status == "INSUFFICIENT"
+
+
+def test_deadline_ends_the_loop(engine_for, memory_search):
+    engine = engine_for({"t1": "quark"})
+    emits, _ = professor.plan_question(question("quark?", asked_at_ms=1_000, timeout_ms=10), engine, 1_000)
+    _, out = search_step(emits[1].event, None, memory_search(CHUNKS), 1_005)
+    evaluation = evaluate(out[1].event, engine)
+    result, record = professor.conduct(evaluation, engine, now_ms=1_020)
+    final = result[-1].event
+    assert final.kind == "FINAL" and final.stop_reason == "deadline" and record.status == "INSUFFICIENT"
+
+
+def test_evidence_selection_covers_every_task_before_repeating_one():
+    from services.common.events import Evidence, LoopState, Plan, Task, TaskStatus
+
+    evidence = [Evidence(f"c{i}", "m", "T", 1, "t1", f"s{i}", 0.9 - i / 100, "r", 0) for i in range(10)]
+    evidence.append(Evidence("c99", "m", "T", 1, "t2", "other", 0.1, "r", 0))
+    plan = Plan([Task("t1", "a"), Task("t2", "b")], [], 1.0, 5, 0, "en", [], "")
+    state = LoopState("q", "s", "u", plan, evidence, [TaskStatus("t1", True), TaskStatus("t2", True)], 0)
+    chosen = professor.select_evidence(state, limit=3)
+    assert [e.chunk_id for e in chosen] == ["c0", "c99", "c1"]
+
+
+def test_streamed_deltas_rebuild_the_answer():
+    text = "一文目です。二文目です。\nThird sentence here. " * 5
+    pieces = professor.split_for_streaming(text, size=40)
+    assert "".join(pieces) == text and all(len(p) <= 60 for p in pieces)
