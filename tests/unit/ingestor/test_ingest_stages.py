@@ -3,6 +3,8 @@
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from services.common.errors import EngineError, InvalidInput
 from services.common.events import IngestJob
@@ -122,3 +124,22 @@ def test_demo_content_lands_in_the_right_chunks():
     html = parse_material((DEMO / "03_hypothesis_testing.html").read_bytes(), "03.html")
     p_value = next(c for c in html.chunks if c.heading_path[-1] == "The p-value")
     assert "probability, computed assuming the null hypothesis is true" in p_value.text
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    data=st.one_of(
+        st.binary(max_size=400),
+        st.text(alphabet="<>/#`|-=\n 。、abcあ漢pthl1li\"',{}:", max_size=400).map(str.encode),
+    ),
+    filename=st.sampled_from(["x.md", "x.html", "x.txt", "x.csv", "x.jsonl", "x.pdf"]),
+)
+def test_arbitrary_input_is_parsed_or_refused_readably(data, filename):
+    try:
+        parsed = parse_material(data, filename)
+    except InvalidInput as exc:
+        assert filename in str(exc)
+    except EngineError as exc:  # image magic bytes under any name: only vision can read them
+        assert "needs Gemini" in str(exc)
+    else:
+        assert parsed.chunks and all(c.text.strip() for c in parsed.chunks)
