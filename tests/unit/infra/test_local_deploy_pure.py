@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -89,9 +90,9 @@ def test_a_reaped_or_exited_child_is_not_alive() -> None:
 
 def test_detached_process_is_tracked_by_pid_file_and_terminated(tmp_path: Path) -> None:
     pid_file, log = tmp_path / "p.pid", tmp_path / "p.log"
-    pid = process.spawn_detached(
-        ["sleep", "300", str(tmp_path)], log_file=log, pid_file=pid_file, cwd=tmp_path, env={}
-    )
+    # The state-dir path in the command line is what read_pid checks against pid reuse.
+    argv = [sys.executable, "-c", "import time; time.sleep(300)", str(tmp_path)]
+    pid = process.spawn_detached(argv, log_file=log, pid_file=pid_file, cwd=tmp_path, env={})
     assert process.read_pid(pid_file, marker=str(tmp_path)) == pid
     assert process.read_pid(pid_file, marker="some-other-home") is None
     process.terminate(pid, what="sleep", timeout_s=10)
