@@ -12,7 +12,9 @@ from collections import deque
 from collections.abc import Callable, Iterator
 
 from services.common.engines.llm import LLMEngine
-from services.common.events import AnswerEvent, Evaluation, QuestionAsked, SearchRequest, SearchResult, SessionState
+from services.common.events import (
+    AnswerEvent, Evaluation, LoopState, QuestionAsked, SearchRequest, SearchResult, SessionState,
+)
 from services.common.kafka_io import Emit, now_ms
 from services.librarian import stages as librarian
 from services.professor import stages as professor
@@ -29,6 +31,7 @@ class DirectLoop:
         self.record = record or (lambda _r: None)
         self.check_scope = check_scope or (lambda _q: None)
         self.sessions: dict[str, SessionState] = {}
+        self.last_states: dict[str, LoopState] = {}  # the loop state each session ended with
 
     def events(self, question: QuestionAsked) -> Iterator[AnswerEvent]:
         """Yield the session's AnswerEvents as the loop produces them."""
@@ -59,6 +62,7 @@ class DirectLoop:
                 queue.extend(librarian.handle(event, self.engine))
             elif topic is EVALUATIONS:
                 assert isinstance(event, Evaluation)
+                self.last_states[event.session_id] = event.state
                 out, record = professor.conduct(event, self.engine, now_ms())
                 if record is not None:
                     self.record(record)

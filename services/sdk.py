@@ -41,19 +41,18 @@ class Client:
         if flush:
             self.publisher.flush()
 
-    def upload_and_ingest(
+    def upload(
         self,
-        path: "Path",
+        path: Path,
         subject_id: str,
         user_id: str,
         *,
         title: str = "",
         visibility: str = "subject",
-        storage: "StorageSettings | None" = None,
-        blobs: "BlobStore | None" = None,
-        flush: bool = True,
+        storage: StorageSettings | None = None,
+        blobs: BlobStore | None = None,
     ) -> IngestJob:
-        """Upload an original to object storage, then publish its IngestJob."""
+        """Upload an original to object storage; return the IngestJob that would ingest it."""
         import mimetypes
 
         from services.common.blobstore import BlobStore
@@ -62,16 +61,22 @@ class Client:
 
         if visibility not in ("subject", "private"):
             raise ValueError(f"visibility must be subject or private, not {visibility!r}")
-        data = Path(path).read_bytes()
+        path = Path(path)
+        data = path.read_bytes()
         blobs = blobs or BlobStore(storage or StorageSettings())
         mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         uri = blobs.put(data, subject_id, path.name, mime)
-        job = IngestJob(
+        return IngestJob(
             job_id=str(uuid.uuid4()), idempotency_key=ingest_key(subject_id, data),
             subject_id=subject_id, user_id=user_id, blob_uri=uri, filename=path.name,
             mime_type=mime, sha256=sha256_hex(data), size_bytes=len(data),
             submitted_at_ms=now_ms(), title=title, visibility=visibility,
         )
+
+    def upload_and_ingest(self, path: Path, subject_id: str, user_id: str, *, flush: bool = True,
+                          **options) -> IngestJob:
+        """Upload an original, then publish its IngestJob (options as for ``upload``)."""
+        job = self.upload(path, subject_id, user_id, **options)
         self.publish_ingest_job(job, flush=flush)
         return job
 
