@@ -47,7 +47,7 @@ def _tokenizer() -> tokenizer.Tokenizer:
         with _dictionary_lock:
             if _dictionary is None:
                 _dictionary = dictionary.Dictionary(dict="core")
-        tok = _local.tokenizer = _dictionary.create(mode=tokenizer.Tokenizer.SplitMode.A)
+        tok = _local.tokenizer = _dictionary.tokenizer(mode=tokenizer.Tokenizer.SplitMode.A)
     return tok
 
 

@@ -1,0 +1,63 @@
+"""Helpers for the searcher's integration tests: deterministic vectors and material factories."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+import numpy as np
+import psycopg
+
+from services.common.engines.embedders import normalise
+from services.common.ids import sha256_hex
+from services.common.materials import Chunk, NewMaterial, StoredMaterial, store_material
+
+DIM = 512
+
+
+class HashEmbedder:
+    """Deterministic vectors from a hash of the text: same text, same vector."""
+
+    name = "test-hash"
+    dimension = DIM
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        rows = []
+        for text in texts:
+            seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+            rows.append(np.random.default_rng(seed).normal(size=DIM))
+        return normalise(np.asarray(rows, dtype=np.float32))
+
+
+def add_material(
+    conn: psycopg.Connection,
+    subject: str,
+    owner: str,
+    filename: str,
+    texts: Sequence[str],
+    *,
+    visibility: str = "subject",
+    vectors: np.ndarray | None = None,
+    pages: Sequence[int] | None = None,
+) -> StoredMaterial:
+    chunks = [
+        Chunk(
+            ordinal=i,
+            text=t,
+            page=(pages[i] if pages else i + 1),
+            heading_path=("h", f"sec{i % 3}"),
+        )
+        for i, t in enumerate(texts)
+    ]
+    vectors = HashEmbedder().embed(texts) if vectors is None else vectors
+    material = NewMaterial(
+        subject_id=subject,
+        owner_id=owner,
+        title=f"title {filename}",
+        filename=filename,
+        mime_type="text/markdown",
+        sha256=sha256_hex("\n".join(texts).encode()),
+        blob_uri=f"test://{filename}",
+        visibility=visibility,
+    )
+    return store_material(conn, material, chunks, vectors, embedder=HashEmbedder.name)

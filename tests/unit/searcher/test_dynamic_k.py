@@ -1,0 +1,42 @@
+import math
+
+import pytest
+
+from services.searcher.dynamic_k import K_CAP, base_k, choose_k
+
+
+def test_anchors_of_f():
+    assert base_k(10) == 5
+    assert base_k(999) == 5
+    assert base_k(100_000) == pytest.approx(20)
+    assert base_k(1_000_000) == 50
+    assert base_k(50_000_000) == 50
+
+
+def test_f_is_log_interpolated_and_monotonic():
+    # 10,000 is half way (in log) from 1,000 to 100,000
+    assert base_k(10_000) == pytest.approx(12.5)
+    values = [base_k(n) for n in (1, 500, 1_000, 3_000, 10_000, 99_999, 100_000, 300_000, 10**6)]
+    assert values == sorted(values)
+
+
+def test_complexity_scales_and_is_clamped():
+    assert choose_k(500, 1.0) == 5
+    assert choose_k(500, 2.0) == 10
+    assert choose_k(500, 7.0) == 10
+    assert choose_k(500, 0.1) == 5
+
+
+def test_retries_widen_exponentially_with_a_cap():
+    assert [choose_k(500, 1.0, r) for r in range(3)] == [5, 16, 50]
+    assert choose_k(10**7, 2.0, 4) == K_CAP
+    assert choose_k(10**7, 2.0, 10**6) == K_CAP
+
+
+def test_bad_input():
+    with pytest.raises(ValueError):
+        choose_k(-1)
+    with pytest.raises(ValueError):
+        choose_k(10, retry=-1)
+    with pytest.raises(ValueError):
+        choose_k(10, complexity=math.nan)

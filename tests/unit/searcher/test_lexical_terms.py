@@ -1,0 +1,48 @@
+from services.common.text import lexical_terms
+from services.searcher.lexical import CorpusStats, idf, query_term_counts, selective_terms
+
+
+def test_japanese_without_spaces_becomes_content_words():
+    terms = lexical_terms("北海道と小笠原諸島を除く日本で見られる")
+    assert "北海道" in terms and "小笠原" in terms and "日本" in terms
+    assert "と" not in terms and "を" not in terms  # particles carry no topic
+
+
+def test_inflections_share_a_normalised_form():
+    assert "見る" in lexical_terms("見られる") and "見る" in lexical_terms("見た")
+
+
+def test_full_width_and_case_fold_to_the_same_term():
+    assert lexical_terms("Ｐｙｔｈｏｎ") == lexical_terms("python") == ["python"]
+
+
+def test_english_words_and_punctuation():
+    terms = lexical_terms("The Rhine flows; it's long!")
+    assert "rhine" in terms and "flows" in terms
+    assert ";" not in terms and "!" not in terms
+
+
+def test_long_text_over_the_tokenizer_limit_is_split():
+    text = "梅雨前線が北上する。" * 8_000  # ~80 KB of UTF-8, above Sudachi's input limit
+    assert lexical_terms(text).count("梅雨") == 8_000
+
+
+def test_sql_metacharacters_are_just_text():
+    terms = lexical_terms("'; DROP TABLE chunks; --")
+    assert terms[0] == "drop" and terms[-1] == "chunks" and len(terms) == 3
+
+
+def test_query_terms_count_over_all_queries():
+    counts = query_term_counts(["梅雨 前線", "梅雨"])
+    assert counts["梅雨"] == 2 and counts["前線"] == 1
+
+
+def test_idf_falls_with_document_frequency():
+    assert idf(1000, 1) > idf(1000, 100) > idf(1000, 900) > 0
+
+
+def test_selective_terms_prefer_rare_terms_and_keep_a_minimum():
+    stats = CorpusStats(1000, 50.0, {"rare": 2, "mid": 50, "common": 600, "all": 999})
+    assert selective_terms(stats) == ["rare", "mid", "common"]
+    stats = CorpusStats(1000, 50.0, {f"t{i}": i + 1 for i in range(10)})
+    assert selective_terms(stats) == [f"t{i}" for i in range(10)]
