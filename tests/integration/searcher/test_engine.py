@@ -12,7 +12,7 @@ import pytest
 from services.common.materials import enroll, ensure_subject
 from services.common.text import lexical_terms
 from services.searcher.engine import SearchQuery, search
-from services.searcher.lexical import B, K1
+from services.searcher.lexical import K1, B
 from services.searcher.scope import SearchFilters
 
 from .conftest import HashEmbedder, add_material
