@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -53,6 +54,23 @@ class Client:
         blobs: BlobStore | None = None,
     ) -> IngestJob:
         """Upload an original to object storage; return the IngestJob that would ingest it."""
+        path = Path(path)
+        return self.upload_bytes(path.read_bytes(), path.name, subject_id, user_id, title=title,
+                                 visibility=visibility, storage=storage, blobs=blobs)
+
+    def upload_bytes(
+        self,
+        data: bytes,
+        filename: str,
+        subject_id: str,
+        user_id: str,
+        *,
+        title: str = "",
+        visibility: str = "subject",
+        storage: StorageSettings | None = None,
+        blobs: BlobStore | None = None,
+    ) -> IngestJob:
+        """``upload`` for bytes that arrived under ``filename`` (the gateway's uploads)."""
         import mimetypes
 
         from services.common.blobstore import BlobStore
@@ -61,14 +79,12 @@ class Client:
 
         if visibility not in ("subject", "private"):
             raise ValueError(f"visibility must be subject or private, not {visibility!r}")
-        path = Path(path)
-        data = path.read_bytes()
         blobs = blobs or BlobStore(storage or StorageSettings())
-        mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        uri = blobs.put(data, subject_id, path.name, mime)
+        mime = mimetypes.guess_type(filename)[0] or "application/octet-stream"
+        uri = blobs.put(data, subject_id, filename, mime)
         return IngestJob(
             job_id=str(uuid.uuid4()), idempotency_key=ingest_key(subject_id, data),
-            subject_id=subject_id, user_id=user_id, blob_uri=uri, filename=path.name,
+            subject_id=subject_id, user_id=user_id, blob_uri=uri, filename=filename,
             mime_type=mime, sha256=sha256_hex(data), size_bytes=len(data),
             submitted_at_ms=now_ms(), title=title, visibility=visibility,
         )
@@ -110,12 +126,19 @@ class Client:
         topic = full_name(CHUNKS_STORED, self.settings.eduanima_topic_prefix)
         yield from self._read_keyed(topic, ChunksStored, set(keys), timeout, lambda _e: False)
 
-    def follow(self, session_id: str, timeout: float = 120.0) -> Iterator[AnswerEvent]:
-        """Yield the session's AnswerEvents in order until the FINAL one (or the timeout)."""
+    def follow(
+        self, session_id: str, timeout: float = 120.0, *, stop: threading.Event | None = None
+    ) -> Iterator[AnswerEvent]:
+        """Yield the session's AnswerEvents in order until the FINAL one (or the timeout).
+        Setting ``stop`` ends the iteration quietly within one poll (an SSE client left)."""
         topic = full_name(ANSWERS, self.settings.eduanima_topic_prefix)
-        yield from self._read_keyed(topic, AnswerEvent, {session_id}, timeout, lambda e: e.kind == "FINAL")
+        yield from self._read_keyed(
+            topic, AnswerEvent, {session_id}, timeout, lambda e: e.kind == "FINAL", stop
+        )
 
-    def _read_keyed(self, topic, cls, keys: set[str], timeout: float, last) -> Iterator:
+    def _read_keyed(
+        self, topic, cls, keys: set[str], timeout: float, last, stop: threading.Event | None = None
+    ) -> Iterator:
         """Events of ``cls`` under ``keys`` from the last ten minutes on, until each key's
         ``last`` event (or, with ``last`` never true, each key's first event)."""
         consumer = make_consumer(self.settings, f"follow-{uuid.uuid4()}")
@@ -129,6 +152,8 @@ class Client:
             ))
             deadline = time.monotonic() + timeout
             while pending and time.monotonic() < deadline:
+                if stop is not None and stop.is_set():
+                    return
                 msg = consumer.poll(0.2)
                 if msg is None or msg.error() or msg.value() is None:
                     continue
