@@ -76,6 +76,15 @@ class LLMSettings(GeminiSettings):
     llm_engine: Literal["extractive", "gemini"] | None = Field(
         None, description="LLM engine; default: gemini when GEMINI_API_KEY is set, else extractive."
     )
+    professor_gemini_model_planning: str = Field(
+        "gemini-3-flash-preview", description="Gemini model for Phase 2 planning."
+    )
+    librarian_gemini_model_search: str = Field(
+        "gemini-3-flash-preview", description="Gemini model for evaluating and refining searches."
+    )
+    professor_gemini_model_answer: str = Field(
+        "gemini-3-pro-preview", description="Gemini model for the final answer and its review."
+    )
 
     @property
     def engine(self) -> str:
