@@ -6,7 +6,10 @@ of state under ``LocalDeploySettings.eduanima_home``. Data survives ``down`` + `
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import logging
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rich.console import Console
@@ -33,21 +36,34 @@ def _console(console: Console | None) -> Console:
     return console if console is not None else Console(stderr=True)
 
 
+@contextlib.contextmanager
+def _exclusive(settings: LocalDeploySettings) -> Iterator[None]:
+    """One ``up``/``down`` at a time per state directory (parallel test sessions share it)."""
+    settings.eduanima_home.mkdir(parents=True, exist_ok=True)
+    with open(settings.eduanima_home / ".deploy.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def up(settings: LocalDeploySettings, console: Console | None = None) -> None:
     """Start whatever is not running yet and wait until each answers its protocol."""
     out = _console(console)
-    settings.eduanima_home.mkdir(parents=True, exist_ok=True)
-    postgres.start(settings, out)
-    gcs.start(settings, out)
-    kafka.start(settings, out)
+    with _exclusive(settings):
+        postgres.start(settings, out)
+        gcs.start(settings, out)
+        kafka.start(settings, out)
 
 
 def down(settings: LocalDeploySettings, console: Console | None = None) -> None:
     """Stop gracefully whatever this state directory started; data stays on disk."""
     out = _console(console)
-    kafka.stop(settings, out)
-    gcs.stop(settings, out)
-    postgres.stop(settings, out)
+    with _exclusive(settings):
+        kafka.stop(settings, out)
+        gcs.stop(settings, out)
+        postgres.stop(settings, out)
 
 
 def _kafka_status(settings: LocalDeploySettings) -> ComponentStatus:
