@@ -81,7 +81,8 @@ class _Shape:
 
 
 def rule_plan(question: str) -> PlanDraft:
-    question = unicodedata.normalize("NFKC", question).strip()
+    original = question.strip()
+    question = unicodedata.normalize("NFKC", original)
     if not question:
         raise InvalidInput("the question is empty")
     language = detect_language(question)
@@ -101,7 +102,7 @@ def rule_plan(question: str) -> PlanDraft:
         complexity=complexity,
         language=language,
         text_queries=[q for q in text_queries if q],
-        vector_query=question,
+        vector_query=original,
     )
 
 
