@@ -39,6 +39,7 @@ CUTOFFS = (1, 5, 10, 20)
 EVAL_K = 20
 EVAL_USER = "eval-runner"
 SYSTEMS = ("bm25", "vector", "hybrid", "rrf", "bm25s")
+LAYOUT = "v2: one material per title, chunk per paragraph, heading = title"
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,9 @@ class Dataset:
 
     @property
     def subject_id(self) -> str:
-        digest = sha256_hex("\n".join(d.doc_id + "\t" + d.text for d in self.documents).encode())
+        # LAYOUT names how paragraphs are stored, so a changed layout gets a fresh subject.
+        body = "\n".join(d.doc_id + "\t" + d.title + "\t" + d.text for d in self.documents)
+        digest = sha256_hex((LAYOUT + body).encode())
         return f"eval-{self.name}-{digest[:12]}"
 
 
@@ -107,6 +110,12 @@ def material_filename(index: int, title: str) -> str:
     return f"{index:05d}.md"  # titles may hold any character; the index is stable per corpus
 
 
+def embedding_text(doc: Document) -> str:
+    """What is embedded for a paragraph: its heading (the title) and its text, as the
+    lexical terms are (``store_material`` indexes heading_path + text)."""
+    return f"{doc.title}\n{doc.text}"
+
+
 def store_dataset(
     conn: psycopg.Connection,
     dataset: Dataset,
@@ -129,7 +138,7 @@ def store_dataset(
             blob_uri=f"eval://{dataset.name}/{index}",
         )
         chunks = [Chunk(ordinal=i, text=d.text, heading_path=(title,)) for i, d in enumerate(docs)]
-        vectors = embedder.embed([d.text for d in docs])
+        vectors = embedder.embed([embedding_text(d) for d in docs])
         store_material(conn, material, chunks, vectors, embedder=embedder.name)
         conn.commit()
         progress(len(docs))
@@ -178,7 +187,9 @@ def bm25s_rankings(dataset: Dataset, k: int = EVAL_K) -> list[list[str]]:
     import bm25s
 
     retriever = bm25s.BM25(k1=1.5, b=0.75, method="lucene")
-    retriever.index([lexical_terms(d.text) or [""] for d in dataset.documents], show_progress=False)
+    # the same terms store_material keeps: heading (title) + text
+    docs = [lexical_terms(f"{d.title}\n{d.text}") or [""] for d in dataset.documents]
+    retriever.index(docs, show_progress=False)
     queries = [lexical_terms(q.question) or [""] for q in dataset.questions]
     found, _ = retriever.retrieve(queries, k=min(k, len(dataset.documents)), show_progress=False)
     return [[dataset.documents[j].doc_id for j in row] for row in found]

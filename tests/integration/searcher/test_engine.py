@@ -57,7 +57,9 @@ def test_bm25_scores_equal_reference_over_the_callers_corpus(db_conn, subject_id
     )
     question = "梅雨前線はどこにできる気団の間？"
     outcome = search(db_conn, SearchQuery(subject_id, "alice", [question], mode="bm25"), None)
-    expected = reference_bm25([lexical_terms(t) for t in TEXTS], lexical_terms(question))
+    # store_material indexes the heading path with the text (add_material: "h", "sec<i % 3>")
+    docs = [lexical_terms(f"h\nsec{i % 3}\n{t}") for i, t in enumerate(TEXTS)]
+    expected = reference_bm25(docs, lexical_terms(question))
     want = sorted(((s, TEXTS[i]) for i, s in enumerate(expected) if s > 0), reverse=True)
     got = [(c.score, c.text) for c in outcome.candidates]
     assert [t for _, t in got] == [t for _, t in want][: len(got)]
