@@ -277,17 +277,23 @@ class ExtractiveLLM:
         if not evidence:
             return []
         tasks = rule_plan(question).tasks
-        best = self._score(tasks, evidence)
-        used: set[tuple[int, int]] = set()
+        best = self._score(tasks, [_with_context(p) for p in evidence])
+        used: set[str] = set()  # quoted text: several evidence items may share a chunk
         sections: list[tuple[str, list[_Scored], list[int]]] = []
         per_task = (
             self.max_quotes_per_task if len(tasks) == 1 else max(1, self.max_quotes_per_task - 1)
         )
         for task in tasks:
             relevant = _relevant(best.get(task.task_id, []))[:per_task]
-            quotes = [s for s in relevant if (s.index, s.span.start) not in used]
-            seen_above = [s.index for s in relevant if (s.index, s.span.start) in used]
-            used.update((s.index, s.span.start) for s in quotes)
+            quotes: list[_Scored] = []
+            seen_above: list[int] = []
+            for scored in relevant:
+                text = squash_spaces(scored.span.text)
+                if text in used:
+                    seen_above.append(scored.index)
+                else:
+                    quotes.append(scored)
+                used.add(text)
             sections.append((task.description, quotes, seen_above))
         return sections
 
@@ -364,6 +370,16 @@ def _lexical_score(
     if task.wants_number and score > 0 and has_number(text):
         score = min(1.0, score + NUMBER_BONUS)  # "when"/"how many": prefer sentences with one
     return score, key_window
+
+
+def _with_context(passage: Passage) -> Passage:
+    """Quote from the whole chunk when the caller gives it: the best sentence for the
+    question may sit beside the snippet that evaluation picked for a task."""
+    if not passage.context or passage.context == passage.text:
+        return passage
+    if passage.text in passage.context:
+        return Passage(passage.index, passage.context)
+    return Passage(passage.index, f"{passage.text}\n{passage.context}")
 
 
 def _relevant(ranked: Sequence[_Scored]) -> list[_Scored]:

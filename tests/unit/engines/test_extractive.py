@@ -356,3 +356,17 @@ def test_make_llm_defaults_to_extractive_without_a_key():
     assert make_llm(LLMSettings(gemini_api_key=None)).name == "extractive"
     assert make_llm(LLMSettings(gemini_api_key="k")).name == "gemini"
     assert make_llm(LLMSettings(gemini_api_key="k", llm_engine="extractive")).name == "extractive"
+
+
+def test_answer_quotes_from_the_chunk_and_once_per_sentence(engine):
+    chunk = (
+        "打楽器は打つ、こする、振るなどして音を出す楽器の総称である。"
+        "弦楽器や管楽器と比べて原始的で、長い歴史を持つと考えられている。"
+    )
+    snippet = "弦楽器や管楽器と比べて原始的で、長い歴史を持つと考えられている。"
+    evidence = [Passage(0, snippet, context=chunk), Passage(1, snippet, context=chunk)]
+    answer = "".join(engine.answer("弦楽器や管楽器より原始的な楽器とは何か", "ja", evidence))
+    assert "打楽器" in answer  # the neighbour sentence from the chunk names it
+    assert answer.count("長い歴史を持つ") == 1  # two evidence items, one chunk: quoted once
+    review = engine.review("q", "ja", answer, evidence)
+    assert review.dropped == []
