@@ -46,6 +46,17 @@ DEFAULT_THINKING: Mapping[str, types.ThinkingLevel] = {
     "review": types.ThinkingLevel.MEDIUM,
 }
 _STOP_KINDS = ("SUFFICIENCY", "UNAMBIGUITY", "VISUAL_CHECK")
+# Gemini 3 Pro accepts only LOW and HIGH; the nearest accepted level replaces the others.
+_PRO_LEVELS = {
+    types.ThinkingLevel.MINIMAL: types.ThinkingLevel.LOW,
+    types.ThinkingLevel.MEDIUM: types.ThinkingLevel.HIGH,
+}
+
+
+def thinking_level(model: str, wanted: types.ThinkingLevel) -> types.ThinkingLevel:
+    if "gemini-3-pro" in model:
+        return _PRO_LEVELS.get(wanted, wanted)
+    return wanted
 
 
 class GeminiLLM:
@@ -108,7 +119,9 @@ class GeminiLLM:
     def answer(self, question: str, language: str, evidence: Sequence[Passage]) -> Iterator[str]:
         config = types.GenerateContentConfig(
             system_instruction=prompts.ANSWER_SYSTEM,
-            thinking_config=types.ThinkingConfig(thinking_level=self.thinking["answer"]),
+            thinking_config=types.ThinkingConfig(
+                thinking_level=thinking_level(self.models["answer"], self.thinking["answer"])
+            ),
         )
         prompt = prompts.answer_prompt(question, language, evidence)
         with engine_errors(f"gemini answer ({self.models['answer']})"):
@@ -139,7 +152,9 @@ class GeminiLLM:
             system_instruction=system,
             response_mime_type="application/json",
             response_schema=schema,
-            thinking_config=types.ThinkingConfig(thinking_level=self.thinking[phase]),
+            thinking_config=types.ThinkingConfig(
+                thinking_level=thinking_level(model, self.thinking[phase])
+            ),
         )
         with engine_errors(f"gemini {phase} ({model})"):
             response = self._client.get().models.generate_content(

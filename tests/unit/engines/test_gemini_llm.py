@@ -262,3 +262,12 @@ def test_constructing_needs_no_key_but_calling_does():
     engine = GeminiLLM(settings(gemini_api_key=None))
     with pytest.raises(EngineError, match="GEMINI_API_KEY"):
         engine.plan("q")
+
+
+def test_gemini_3_pro_gets_the_nearest_thinking_level_it_accepts():
+    canned = Canned(chunks=["ok [1]"])
+    engine = GeminiLLM(
+        settings(professor_gemini_model_answer="gemini-3-pro-preview"), transport=canned.transport()
+    )
+    list(engine.answer("q", "en", PASSAGES))
+    assert _thinking_level(canned.config()) == "HIGH"  # MEDIUM is not offered by 3 Pro
