@@ -46,3 +46,10 @@ def test_selective_terms_prefer_rare_terms_and_keep_a_minimum():
     assert selective_terms(stats) == ["rare", "mid", "common"]
     stats = CorpusStats(1000, 50.0, {f"t{i}": i + 1 for i in range(10)})
     assert selective_terms(stats) == [f"t{i}" for i in range(10)]
+
+
+def test_selective_terms_stay_within_the_postings_budget():
+    stats = CorpusStats(100_000, 50.0, {"a": 2_000, "b": 2_500, "c": 2_900, "d": 50_000})
+    assert selective_terms(stats) == ["a"]
+    stats = CorpusStats(100_000, 50.0, {"huge": 40_000, "huger": 60_000})
+    assert selective_terms(stats) == ["huge"]  # the rarest term always defines candidates
