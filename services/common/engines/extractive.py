@@ -46,6 +46,7 @@ from services.common.engines.llm import (
     QueryDraft,
     Review,
 )
+from services.common.errors import EngineError
 
 logger = logging.getLogger(__name__)
 
@@ -148,7 +149,7 @@ class ExtractiveLLM:
         for task in tasks:
             ranked = [s for s in best.get(task.task_id, []) if s.score >= self.min_finding_score]
             ranked = ranked[: self.max_findings_per_task]
-            findings.extend(_finding(s, passages) for s in ranked)
+            findings.extend(_finding(s) for s in ranked)
             top = ranked[0] if ranked else None
             if top and top.score >= self.threshold and top.key_coverage >= self.min_key_coverage:
                 satisfied.append(task.task_id)
@@ -240,12 +241,17 @@ class ExtractiveLLM:
         return {key: float(np.dot(task_vec[key[0]], vectors[text])) for key, text in wanted.items()}
 
     def _embed(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
-        assert self.embedder is not None
         fresh = sorted({t for t in texts if t not in self._vectors})
-        if fresh:
+        if fresh and self.embedder is not None:
             if len(self._vectors) > 20_000:  # bound the cache of a long-running librarian
                 self._vectors.clear()
-            for text, vector in zip(fresh, self.embedder.embed(fresh), strict=True):
+            try:
+                vectors = self.embedder.embed(fresh)
+            except Exception as exc:
+                raise EngineError(
+                    f"embedding {len(fresh)} sentences with {self.embedder.name} failed: {exc}"
+                ) from exc
+            for text, vector in zip(fresh, vectors, strict=True):
                 self._vectors[text] = vector
         return {t: self._vectors[t] for t in texts}
 
@@ -416,7 +422,7 @@ def _snippet(
     return best
 
 
-def _finding(scored: _Scored, passages: Sequence[Passage]) -> Finding:
+def _finding(scored: _Scored) -> Finding:
     matched = ", ".join(scored.matched) or "none"
     reason = f"matched terms: {matched}; key-term coverage {scored.key_coverage:.2f}"
     if scored.missing:
