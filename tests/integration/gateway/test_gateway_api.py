@@ -255,3 +255,29 @@ def test_question_through_the_gateway_is_answered_with_citations(
     assert view["status"] == "ANSWERED"
     assert view["answer"] == final["answer"]
     assert [c["chunk_id"] for c in view["citations"]] == [c["chunk_id"] for c in final["citations"]]
+
+
+# --- the service process ------------------------------------------------------------------------
+
+
+def test_gateway_process_serves_until_sigterm_and_exits_cleanly(service_processes):
+    import socket
+
+    import httpx
+    from tenacity import Retrying, retry_if_exception_type, stop_after_delay, wait_fixed
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    service_processes.env.update(GATEWAY_PORT=str(port), GATEWAY_TOKENS=TOKENS)
+    proc = service_processes.start("gateway")
+    for attempt in Retrying(stop=stop_after_delay(60), wait=wait_fixed(0.3), reraise=True,
+                            retry=retry_if_exception_type(httpx.TransportError)):
+        with attempt:
+            assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
+            health = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2)
+    assert health.json() == {"status": "ok"}
+    refused = httpx.get(f"http://127.0.0.1:{port}/v1/sessions/x", timeout=5)
+    assert refused.status_code == 401
+    proc.terminate()
+    assert proc.wait(timeout=30) == 0
