@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from services.common.engines.embedders import Embedder
-from services.common.engines.extractive_plan import rule_plan, rule_refine
+from services.common.engines.extractive_plan import asks_for_definition, rule_plan, rule_refine
 from services.common.engines.extractive_text import (
     Span,
     TermWeights,
@@ -83,6 +83,7 @@ class _Task:
     rank: list[str]  # all content terms, for ordering sentences
     bigrams: frozenset[str]
     wants_number: bool
+    named: bool  # one named concept (量子もつれ, learning rate schedule): all its terms must occur
 
 
 @dataclass(frozen=True)
@@ -105,7 +106,7 @@ class ExtractiveLLM:
         embedder: Embedder | None = None,
         *,
         threshold: float = 0.45,
-        min_key_coverage: float = 0.6,
+        min_key_coverage: float = 0.5,
         min_finding_score: float = 0.15,
         max_findings_per_task: int = 4,
         max_quotes_per_task: int = 3,
@@ -143,6 +144,7 @@ class ExtractiveLLM:
         if not tasks:
             tasks = rule_plan(question).tasks
         best = self._score(tasks, passages)
+        prepared = {t.task_id: _prepare(t) for t in tasks}
         findings: list[Finding] = []
         satisfied: list[str] = []
         notes: list[str] = []
@@ -151,7 +153,7 @@ class ExtractiveLLM:
             ranked = ranked[: self.max_findings_per_task]
             findings.extend(_finding(s) for s in ranked)
             top = ranked[0] if ranked else None
-            if top and top.score >= self.threshold and top.key_coverage >= self.min_key_coverage:
+            if top and self._satisfies(top, prepared[task.task_id]):
                 satisfied.append(task.task_id)
                 notes.append(f"{task.task_id} satisfied by [{top.index}] (score {top.score:.2f})")
             elif top:
@@ -164,6 +166,12 @@ class ExtractiveLLM:
                 notes.append(f"{task.task_id} not satisfied: no passage mentions its key terms")
         reason = f"{len(satisfied)}/{len(tasks)} tasks satisfied. " + "; ".join(notes)
         return Judgement(findings=findings, satisfied_task_ids=satisfied, reason=reason)
+
+    def _satisfies(self, top: _Scored, task: _Task) -> bool:
+        """Enough score, and the key terms present: all of a named concept's, else most."""
+        if top.score < self.threshold:
+            return False
+        return not top.missing if task.named else top.key_coverage >= self.min_key_coverage
 
     def _score(
         self, tasks: Sequence[PlannedTask], passages: Sequence[Passage]
@@ -351,9 +359,9 @@ def _prepare(task: PlannedTask) -> _Task:
     key = key_terms(task.keywords) or content_terms(task.description)
     rank = [t for t in content_terms(task.description) if t not in key]
     bigrams = frozenset(char_bigrams(" ".join(task.keywords)))
-    return _Task(
-        task.task_id, task.description, key, rank, bigrams, asks_for_number(task.description)
-    )
+    named = len(task.keywords) == 1 and asks_for_definition(task.description)
+    wants_number = asks_for_number(task.description)
+    return _Task(task.task_id, task.description, key, rank, bigrams, wants_number, named)
 
 
 def _window(terms: Sequence[set[str]], i: int) -> set[str]:

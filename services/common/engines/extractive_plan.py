@@ -116,6 +116,12 @@ _ANAPHOR = re.compile(
 )
 
 
+def asks_for_definition(description: str) -> bool:
+    """A task like "Xとは何か" / "What is X?": it names one concept to find."""
+    text = unicodedata.normalize("NFKC", description).strip()
+    return _shape(text, detect_language(text)).kind == "define"
+
+
 def _question_sentences(question: str) -> list[str]:
     """Question sentences. A statement, or a sentence pointing back (その…, this…),
     joins its neighbour: both describe one thing to find."""

@@ -186,6 +186,15 @@ def test_evaluate_does_not_satisfy_a_topic_absent_from_the_materials(engine, que
     assert "not satisfied" in judgement.reason
 
 
+def test_evaluate_needs_every_term_of_a_named_concept(engine):
+    held = engine.evaluate("q", engine.plan("What is the learning rate?").tasks, EN_PASSAGES)
+    assert held.satisfied_task_ids == ["T1"]
+    plan = engine.plan("What is a learning rate schedule?")
+    absent = engine.evaluate("q", plan.tasks, EN_PASSAGES)
+    assert absent.satisfied_task_ids == []
+    assert "missing schedul" in absent.reason
+
+
 def test_evaluate_with_an_embedder_batches_and_caches(monkeypatch):
     embedder = CountingEmbedder()
     engine = ExtractiveLLM(embedder)
