@@ -149,15 +149,23 @@ def create_app(
         return Health()
 
     @app.get(
-        "/metrics", tags=["ops"], response_class=Response,
-        responses={200: {"content": {CONTENT_TYPE_LATEST: {"schema": {"type": "string"}}},
-                         "description": "Prometheus text exposition."}},
+        "/metrics",
+        tags=["ops"],
+        response_class=Response,
+        responses={
+            200: {
+                "content": {CONTENT_TYPE_LATEST: {"schema": {"type": "string"}}},
+                "description": "Prometheus text exposition.",
+            }
+        },
     )
     def metrics() -> Response:
         return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 
     @app.post(
-        "/v1/subjects/{subject_id}/materials", tags=["materials"], status_code=202,
+        "/v1/subjects/{subject_id}/materials",
+        tags=["materials"],
+        status_code=202,
         responses=_problems(401, 403, 404, 413, 502, 503),
     )
     def upload_material(
@@ -179,8 +187,13 @@ def create_app(
         if not data:
             raise InvalidInput("the file is empty")
         job = backends.client.upload_bytes(
-            data, file.filename or "upload", subject_id, user, title=title.strip(),
-            visibility=visibility, blobs=backends.blobs,
+            data,
+            file.filename or "upload",
+            subject_id,
+            user,
+            title=title.strip(),
+            visibility=visibility,
+            blobs=backends.blobs,
         )
         with backends.pool.connection() as conn:
             queries.record_pending(conn, job)
@@ -189,8 +202,12 @@ def create_app(
         UPLOADED_BYTES.inc(len(data))
         logger.info("upload %s by %s in %s: %s", job.job_id, user, subject_id, job.filename)
         return UploadAccepted(
-            job_id=job.job_id, idempotency_key=job.idempotency_key, subject_id=subject_id,
-            filename=job.filename, size_bytes=job.size_bytes, sha256=job.sha256,
+            job_id=job.job_id,
+            idempotency_key=job.idempotency_key,
+            subject_id=subject_id,
+            filename=job.filename,
+            size_bytes=job.size_bytes,
+            sha256=job.sha256,
             status_url=f"/v1/ingest/{job.idempotency_key}",
         )
 
@@ -204,8 +221,12 @@ def create_app(
             queries.require_member(conn, row["subject_id"], user)
         return IngestStatus(**row)
 
-    @app.post("/v1/questions", tags=["questions"], status_code=202,
-              responses=_problems(401, 403, 404, 503))
+    @app.post(
+        "/v1/questions",
+        tags=["questions"],
+        status_code=202,
+        responses=_problems(401, 403, 404, 503),
+    )
     def ask(body: QuestionIn, user: CurrentUser) -> QuestionAccepted:
         """Publish the question; follow its answer on the events URL."""
         with backends.pool.connection() as conn:
@@ -215,7 +236,8 @@ def create_app(
         )
         QUESTIONS_ACCEPTED.inc()
         return QuestionAccepted(
-            session_id=session_id, events_url=f"/v1/sessions/{session_id}/events",
+            session_id=session_id,
+            events_url=f"/v1/sessions/{session_id}/events",
             session_url=f"/v1/sessions/{session_id}",
         )
 
@@ -234,7 +256,9 @@ def create_app(
             raise HTTPException(status.HTTP_403_FORBIDDEN, "the session belongs to another user")
 
     @app.get(
-        "/v1/sessions/{session_id}/events", tags=["questions"], response_class=EventSourceResponse,
+        "/v1/sessions/{session_id}/events",
+        tags=["questions"],
+        response_class=EventSourceResponse,
         responses={
             200: {
                 "description": "Server-Sent Events: `progress`, `delta`, then one `final`"
@@ -271,10 +295,15 @@ def run(stop: threading.Event, settings: GatewaySettings | None = None) -> None:
     db.migrate(settings)
     if settings.storage_emulator_host:
         BlobStore(settings).ensure_bucket()  # emulators start empty; real buckets are provisioned
-    server = uvicorn.Server(uvicorn.Config(
-        create_app(settings), host=settings.gateway_host, port=settings.gateway_port,
-        log_config=None, lifespan="on",
-    ))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            create_app(settings),
+            host=settings.gateway_host,
+            port=settings.gateway_port,
+            log_config=None,
+            lifespan="on",
+        )
+    )
     # off the main thread uvicorn leaves signals alone: services.common.service owns them
     thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
     thread.start()

@@ -19,7 +19,9 @@ class QuestionIn(BaseModel):
         description=f"The question, 1 to {MAX_QUESTION_CHARS} characters after trimming."
     )
     max_iterations: int | None = Field(
-        None, ge=1, le=MAX_ITERATIONS,
+        None,
+        ge=1,
+        le=MAX_ITERATIONS,
         description=f"Search iterations allowed (default and upper bound {MAX_ITERATIONS}).",
     )
 

@@ -44,11 +44,15 @@ def record_pending(conn: psycopg.Connection, job: IngestJob) -> None:
 
 
 def ingest_status(conn: psycopg.Connection, idempotency_key: str) -> dict[str, Any] | None:
-    return conn.cursor(row_factory=dict_row).execute(
-        "SELECT idempotency_key, job_id, subject_id, status, material_id::text AS material_id,"
-        " error, attempts, updated_at FROM ingest_jobs WHERE idempotency_key = %s",
-        (idempotency_key,),
-    ).fetchone()
+    return (
+        conn.cursor(row_factory=dict_row)
+        .execute(
+            "SELECT idempotency_key, job_id, subject_id, status, material_id::text AS material_id,"
+            " error, attempts, updated_at FROM ingest_jobs WHERE idempotency_key = %s",
+            (idempotency_key,),
+        )
+        .fetchone()
+    )
 
 
 def session_owner(conn: psycopg.Connection, session_id: str) -> str | None:
@@ -59,8 +63,12 @@ def session_owner(conn: psycopg.Connection, session_id: str) -> str | None:
 
 
 def session_row(conn: psycopg.Connection, session_id: str) -> dict[str, Any] | None:
-    return conn.cursor(row_factory=dict_row).execute(
-        "SELECT session_id, subject_id, user_id, question, status, stop_reason, answer,"
-        " citations, iterations, created_at, finished_at FROM sessions WHERE session_id = %s",
-        (session_id,),
-    ).fetchone()
+    return (
+        conn.cursor(row_factory=dict_row)
+        .execute(
+            "SELECT session_id, subject_id, user_id, question, status, stop_reason, answer,"
+            " citations, iterations, created_at, finished_at FROM sessions WHERE session_id = %s",
+            (session_id,),
+        )
+        .fetchone()
+    )

@@ -15,8 +15,13 @@ from services.librarian.settings import LibrarianSettings
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT_PACKAGES = ("services", "topics", "deploy")
 FORBIDDEN = (
-    "services.common.db", "services.common.blobstore", "services.common.materials",
-    "psycopg", "psycopg_pool", "pgvector", "google.cloud.storage",
+    "services.common.db",
+    "services.common.blobstore",
+    "services.common.materials",
+    "psycopg",
+    "psycopg_pool",
+    "pgvector",
+    "google.cloud.storage",
 )
 
 
@@ -43,8 +48,11 @@ def imported_names(module: str, path: Path) -> set[str]:
             else:
                 target = node.module or ""
             names.add(target)
-            names.update(f"{target}.{alias.name}" for alias in node.names
-                         if source_of(f"{target}.{alias.name}"))
+            names.update(
+                f"{target}.{alias.name}"
+                for alias in node.names
+                if source_of(f"{target}.{alias.name}")
+            )
     return names
 
 
@@ -81,7 +89,8 @@ def modules_of(package: str) -> list[str]:
 
 def forbidden_in(reached: dict[str, str]) -> dict[str, str]:
     return {
-        name: importer for name, importer in reached.items()
+        name: importer
+        for name, importer in reached.items()
         if any(name == f or name.startswith(f + ".") for f in FORBIDDEN)
     }
 

@@ -56,8 +56,11 @@ def course(db_conn, subject_id) -> str:
 @pytest.fixture
 def api(isolated_kafka, db_settings, storage_settings) -> Iterator[TestClient]:
     settings = gateway_settings(
-        isolated_kafka, db_settings, storage_settings,
-        gateway_session_wait_s=1.0, gateway_follow_timeout_s=60.0,
+        isolated_kafka,
+        db_settings,
+        storage_settings,
+        gateway_session_wait_s=1.0,
+        gateway_follow_timeout_s=60.0,
     )
     with TestClient(create_app(settings)) as client:
         yield client
@@ -112,12 +115,14 @@ def test_question_is_published_under_the_token_user(api, isolated_kafka, course)
 
 
 def test_question_needs_enrollment_in_a_known_subject(api, course):
-    outsider = api.post("/v1/questions", json={"subject_id": course, "question": "q?"},
-                        headers=OUTSIDER)
+    outsider = api.post(
+        "/v1/questions", json={"subject_id": course, "question": "q?"}, headers=OUTSIDER
+    )
     assert outsider.status_code == 403
     assert "not enrolled" in outsider.json()["detail"]
-    unknown = api.post("/v1/questions", json={"subject_id": f"{course}-x", "question": "q?"},
-                       headers=STUDENT)
+    unknown = api.post(
+        "/v1/questions", json={"subject_id": f"{course}-x", "question": "q?"}, headers=STUDENT
+    )
     assert unknown.status_code == 404
     assert "unknown subject" in unknown.json()["detail"]
 
@@ -152,12 +157,17 @@ def test_upload_by_an_enrolled_user_lands_in_storage_and_publishes_its_job(
 
 def test_upload_is_refused_for_outsiders_unknown_subjects_and_empty_files(api, course):
     file = {"file": ("a.md", b"# A\n\ntext\n", "text/markdown")}
-    assert api.post(f"/v1/subjects/{course}/materials", files=file,
-                    headers=OUTSIDER).status_code == 403
-    assert api.post(f"/v1/subjects/{course}-x/materials", files=file,
-                    headers=TEACHER).status_code == 404
-    empty = api.post(f"/v1/subjects/{course}/materials", files={"file": ("a.md", b"")},
-                     headers=TEACHER)
+    assert (
+        api.post(f"/v1/subjects/{course}/materials", files=file, headers=OUTSIDER).status_code
+        == 403
+    )
+    assert (
+        api.post(f"/v1/subjects/{course}-x/materials", files=file, headers=TEACHER).status_code
+        == 404
+    )
+    empty = api.post(
+        f"/v1/subjects/{course}/materials", files={"file": ("a.md", b"")}, headers=TEACHER
+    )
     assert empty.status_code == 422
     assert empty.json()["detail"][0]["msg"] == "the file is empty"
 
@@ -165,8 +175,11 @@ def test_upload_is_refused_for_outsiders_unknown_subjects_and_empty_files(api, c
 def test_upload_over_the_limit_is_413(isolated_kafka, db_settings, storage_settings, course):
     settings = gateway_settings(isolated_kafka, db_settings, storage_settings, max_upload_bytes=10)
     with TestClient(create_app(settings)) as client:
-        response = client.post(f"/v1/subjects/{course}/materials",
-                               files={"file": ("a.txt", b"x" * 11)}, headers=TEACHER)
+        response = client.post(
+            f"/v1/subjects/{course}/materials",
+            files={"file": ("a.txt", b"x" * 11)},
+            headers=TEACHER,
+        )
     assert response.status_code == 413
 
 
@@ -178,8 +191,15 @@ def record_session(db_conn, session: str, subject: str, user: str, **finished) -
     db_conn.execute(
         "INSERT INTO sessions (session_id, subject_id, user_id, question, status, answer,"
         " citations, iterations) VALUES (%s, %s, %s, 'What is a p-value?', %s, %s, %s, %s)",
-        (session, subject, user, finished.get("status", "RUNNING"), finished.get("answer"),
-         Jsonb(finished.get("citations", [])), finished.get("iterations", 0)),
+        (
+            session,
+            subject,
+            user,
+            finished.get("status", "RUNNING"),
+            finished.get("answer"),
+            Jsonb(finished.get("citations", [])),
+            finished.get("iterations", 0),
+        ),
     )
     db_conn.commit()
 
@@ -192,8 +212,17 @@ def test_sse_streams_the_owners_answer_events_in_order(api, isolated_kafka, db_c
         AnswerEvent(session, 1, "PROGRESS", now_ms(), stage="plan", message="1 task(s)"),
         AnswerEvent(other, 1, "PROGRESS", now_ms(), stage="plan", message="someone else"),
         AnswerEvent(session, 2, "DELTA", now_ms(), stage="answer", delta="p値とは [1]"),
-        AnswerEvent(session, 3, "FINAL", now_ms(), stage="answer", status="ANSWERED",
-                    answer="p値とは [1]", citations=[citation], iterations=1),
+        AnswerEvent(
+            session,
+            3,
+            "FINAL",
+            now_ms(),
+            stage="answer",
+            status="ANSWERED",
+            answer="p値とは [1]",
+            citations=[citation],
+            iterations=1,
+        ),
     ]
     publisher = Publisher(isolated_kafka)
     for event in events:
@@ -213,10 +242,25 @@ def test_sse_streams_the_owners_answer_events_in_order(api, isolated_kafka, db_c
 
 def test_sse_and_session_state_are_for_the_owner_only(api, db_conn, course):
     session = str(uuid.uuid4())
-    record_session(db_conn, session, course, "student-1", status="ANSWERED",
-                   answer="p値とは [1]", iterations=2,
-                   citations=[{"n": 1, "material_id": "m-1", "title": "講義1", "page": None,
-                               "chunk_id": "c-1", "snippet": "p値は"}])
+    record_session(
+        db_conn,
+        session,
+        course,
+        "student-1",
+        status="ANSWERED",
+        answer="p値とは [1]",
+        iterations=2,
+        citations=[
+            {
+                "n": 1,
+                "material_id": "m-1",
+                "title": "講義1",
+                "page": None,
+                "chunk_id": "c-1",
+                "snippet": "p値は",
+            }
+        ],
+    )
     assert api.get(f"/v1/sessions/{session}/events", headers=TEACHER).status_code == 403
     assert api.get(f"/v1/sessions/{uuid.uuid4()}/events", headers=STUDENT).status_code == 404
     assert api.get(f"/v1/sessions/{session}", headers=TEACHER).status_code == 403
@@ -237,12 +281,18 @@ def test_question_through_the_gateway_is_answered_with_citations(
     pipeline, demo_subject, db_settings, storage_settings
 ):
     settings = gateway_settings(
-        pipeline.kafka, db_settings, storage_settings,
-        gateway_session_wait_s=60.0, gateway_follow_timeout_s=180.0,
+        pipeline.kafka,
+        db_settings,
+        storage_settings,
+        gateway_session_wait_s=60.0,
+        gateway_follow_timeout_s=180.0,
     )
     with TestClient(create_app(settings)) as client:
-        asked = client.post("/v1/questions", headers=STUDENT,
-                            json={"subject_id": demo_subject, "question": "中央値とは何ですか？"})
+        asked = client.post(
+            "/v1/questions",
+            headers=STUDENT,
+            json={"subject_id": demo_subject, "question": "中央値とは何ですか？"},
+        )
         assert asked.status_code == 202, asked.text
         urls = asked.json()
         with client.stream("GET", urls["events_url"], headers=STUDENT) as response:
@@ -271,8 +321,12 @@ def test_gateway_process_serves_until_sigterm_and_exits_cleanly(service_processe
         port = s.getsockname()[1]
     service_processes.env.update(GATEWAY_PORT=str(port), GATEWAY_TOKENS=TOKENS)
     proc = service_processes.start("gateway")
-    for attempt in Retrying(stop=stop_after_delay(60), wait=wait_fixed(0.3), reraise=True,
-                            retry=retry_if_exception_type(httpx.TransportError)):
+    for attempt in Retrying(
+        stop=stop_after_delay(60),
+        wait=wait_fixed(0.3),
+        reraise=True,
+        retry=retry_if_exception_type(httpx.TransportError),
+    ):
         with attempt:
             assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
             health = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2)

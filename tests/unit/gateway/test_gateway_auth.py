@@ -78,8 +78,9 @@ def test_authenticated_routes_answer_401_with_a_bad_token(client, method, path, 
 
 def test_empty_token_list_lets_nobody_in():
     client = TestClient(create_app(GatewaySettings(gateway_tokens="")))
-    response = client.post("/v1/questions", json={"subject_id": "s", "question": "q"},
-                           headers=bearer(""))
+    response = client.post(
+        "/v1/questions", json={"subject_id": "s", "question": "q"}, headers=bearer("")
+    )
     assert response.status_code == 401
 
 
@@ -90,8 +91,11 @@ def test_auth_is_checked_before_the_body(client):
 
 @pytest.mark.parametrize(
     ("question", "message"),
-    [("", "the question is empty"), ("   \n ", "the question is empty"),
-     ("x" * 2001, "the question has 2001 characters; at most 2000")],
+    [
+        ("", "the question is empty"),
+        ("   \n ", "the question is empty"),
+        ("x" * 2001, "the question has 2001 characters; at most 2000"),
+    ],
 )
 def test_empty_or_oversized_questions_are_422_with_a_clear_message(client, question, message):
     response = client.post(
@@ -104,7 +108,8 @@ def test_empty_or_oversized_questions_are_422_with_a_clear_message(client, quest
 @pytest.mark.parametrize("iterations", [0, 6, -1])
 def test_max_iterations_outside_the_professors_bound_is_422(client, iterations):
     response = client.post(
-        "/v1/questions", json={"subject_id": "s", "question": "q?", "max_iterations": iterations},
+        "/v1/questions",
+        json={"subject_id": "s", "question": "q?", "max_iterations": iterations},
         headers=bearer("tok-bob"),
     )
     assert response.status_code == 422

@@ -16,8 +16,12 @@ def test_spec_is_openapi_3_1_with_bearer_auth_on_the_v1_routes():
     spec = schema()
     assert spec["openapi"].startswith("3.1")
     assert spec["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
-    v1 = {(path, method): op for path, ops in spec["paths"].items() for method, op in ops.items()
-          if path.startswith("/v1/")}
+    v1 = {
+        (path, method): op
+        for path, ops in spec["paths"].items()
+        for method, op in ops.items()
+        if path.startswith("/v1/")
+    }
     assert len(v1) == 5
     for (path, method), op in v1.items():
         assert op["security"] == [{"HTTPBearer": []}], (path, method)

@@ -10,8 +10,15 @@ from services.gateway.streaming import error_sse, to_sse
 
 def test_final_event_carries_answer_and_citations():
     event = AnswerEvent(
-        "s1", 42, "FINAL", 1700, stage="answer", status="ANSWERED", answer="p値とは… [1]",
-        citations=[Citation(1, "m1", "講義1", 3, "c1", "p値は…")], iterations=2,
+        "s1",
+        42,
+        "FINAL",
+        1700,
+        stage="answer",
+        status="ANSWERED",
+        answer="p値とは… [1]",
+        citations=[Citation(1, "m1", "講義1", 3, "c1", "p値は…")],
+        iterations=2,
     )
     frame = to_sse(event)
     assert (frame.event, frame.id) == ("final", "42")
