@@ -7,7 +7,10 @@ PYTHON ?= $(VENV)/bin/python
 # Extra pytest arguments, e.g. `make test PYTEST_ARGS="-x -k kafka"`.
 PYTEST_ARGS ?=
 
-.PHONY: help venv constraints up down status logs test test-unit test-integration lint fmt
+$(PYTHON):
+	bash deploy/install.sh
+
+.PHONY: demo help venv constraints up down status logs test test-unit test-integration lint fmt
 
 help: ## Show this help
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -23,6 +26,9 @@ constraints: ## Regenerate constraints.txt from the current venv (after a depend
 	  echo "# Regenerate after changing dependencies: make constraints"; \
 	  $(PYTHON) -m pip freeze --exclude-editable; } > constraints.txt
 
+demo: $(PYTHON) ## The main job: infrastructure + services, ingest demo/stats101, ask, stream the cited answer
+	bash deploy/demo.sh "$(QUESTION)"
+
 up: ## Start Kafka, PostgreSQL+pgvector and the GCS emulator locally (idempotent, no Docker)
 	$(PYTHON) -m deploy.local up
 
@@ -35,7 +41,7 @@ status: ## Health of the local infrastructure (exit 1 if a component is unhealth
 logs: ## Tail of the Kafka, PostgreSQL and GCS emulator logs
 	$(PYTHON) -m deploy.local logs
 
-test: ## All tests; integration tests start the local infrastructure if nothing else is configured
+test: $(PYTHON) ## All tests; integration tests start the local infrastructure if nothing else is configured
 	$(PYTHON) -m pytest $(PYTEST_ARGS)
 
 test-unit: ## Unit tests only: no Kafka, no database, no network

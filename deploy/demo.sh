@@ -3,7 +3,8 @@
 # services, ingest the bundled demo course, ask a question, stream the cited answer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-QUESTION=${1:-"中央値とは何ですか？平均との違いも教えてください。"}
+QUESTION=${1:-}
+[ -n "$QUESTION" ] || QUESTION="中央値とは何ですか？"
 
 [ -x .venv/bin/eduanima ] || bash deploy/install.sh
 . .venv/bin/activate

@@ -104,10 +104,10 @@ def physical_search(conn_source, embedder: Embedder):
 
 
 class Searcher:
-    def __init__(self, settings: SearcherSettings):
+    def __init__(self, settings: SearcherSettings, embedder: Embedder | None = None):
         self.settings = settings
         self.pool = db.pool(settings)
-        self.search = physical_search(self.pool, make_embedder(settings))
+        self.search = physical_search(self.pool, embedder or make_embedder(settings))
         self.sessions: dict[str, SessionState] = {}
 
     def on_assign(self, _consumer: Consumer, partitions: list[TopicPartition]) -> None:

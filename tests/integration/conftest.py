@@ -99,7 +99,7 @@ def service_processes(isolated_kafka, db_settings, storage_settings) -> Iterator
     procs.stop_all()
 
 
-DEMO = Path(__file__).resolve().parents[3] / "demo" / "stats101"
+DEMO = Path(__file__).resolve().parents[2] / "demo" / "stats101"
 
 
 @dataclass
