@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import hashlib
 from collections.abc import Sequence
 
@@ -61,3 +63,38 @@ def add_material(
         visibility=visibility,
     )
     return store_material(conn, material, chunks, vectors, embedder=HashEmbedder.name)
+
+
+@pytest.fixture(scope="session")
+def search_db_settings(postgres_url: str):
+    """A database of the searcher tests' own: their hash vectors form an embedding space
+    of their own, which the run database (use-m3) rightly refuses to mix in."""
+    import psycopg
+    from psycopg import sql
+
+    from services.common import db as common_db
+    from services.common.settings import DatabaseSettings
+
+    import secrets
+    from urllib.parse import urlsplit, urlunsplit
+
+    name = f"eduanima_test_search_{secrets.token_hex(4)}"
+    with psycopg.connect(postgres_url, autocommit=True) as admin:
+        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    url = urlunsplit(urlsplit(postgres_url)._replace(path=f"/{name}"))
+    settings = DatabaseSettings(database_url=url)
+    common_db.migrate(settings)
+    yield settings
+    with psycopg.connect(postgres_url, autocommit=True) as admin:
+        admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+@pytest.fixture
+def db_conn(search_db_settings):
+    from services.common import db as common_db
+
+    conn = common_db.connect(search_db_settings)
+    try:
+        yield conn
+    finally:
+        conn.close()
