@@ -32,16 +32,25 @@ def _tasks(result: SearchResult) -> list[PlannedTask]:
 
 
 def evaluate(result: SearchResult, engine: LLMEngine) -> Evaluation:
+    """Findings for every task are kept, but a task is judged satisfied only while it is
+    in the iteration's focus, over the new candidates and the evidence already held for it."""
     state = result.state
     tasks = _tasks(result)
+    known_tasks = {t.task_id for t in tasks}
+    focus = set(result.focus_task_ids) & known_tasks or known_tasks
     passages = [Passage(c.temp_index, c.text) for c in result.candidates]
+    first = max((p.index for p in passages), default=0) + 1
+    held_passages = _held_passages(state.evidence, focus, first_index=first)
+    passages += held_passages
     judgement = engine.evaluate(state.question, tasks, passages) if passages else None
     by_index = {c.temp_index: c for c in result.candidates}
-    known_tasks = {t.task_id for t in tasks}
+    held_indexes = {p.index for p in held_passages}
     held = {(e.chunk_id, e.task_id) for e in state.evidence}
     held_snippets = {e.snippet for e in state.evidence}
     fresh: list[Evidence] = []
     for finding in judgement.findings if judgement else []:
+        if finding.index in held_indexes:
+            continue  # evidence already held: it served only to judge the task
         candidate = by_index.get(finding.index)
         if candidate is None or finding.task_id not in known_tasks:
             logger.info("dropping finding with unknown index %s or task %s", finding.index, finding.task_id)
@@ -58,7 +67,7 @@ def evaluate(result: SearchResult, engine: LLMEngine) -> Evaluation:
             reason=finding.reason, iteration=result.iteration,
             chunk_text=candidate.text, neighbour_text=neighbours,
         ))
-    satisfied_now = set(judgement.satisfied_task_ids) if judgement else set()
+    satisfied_now = set(judgement.satisfied_task_ids) & focus if judgement else set()
     status = []
     for old in state.task_status:
         best = max([old.best_score] + [e.score for e in fresh if e.task_id == old.task_id])
@@ -89,6 +98,14 @@ def evaluate(result: SearchResult, engine: LLMEngine) -> Evaluation:
         next_focus=missing, next_strategy=strategy, next_text_queries=draft.text_queries,
         next_vector_query=draft.vector_query,
     )
+
+
+def _held_passages(evidence: list[Evidence], focus: set[str], first_index: int) -> list[Passage]:
+    """Chunks already held as evidence for a focus task: seen-ID exclusion keeps them out of
+    the search, yet they count when the librarian judges whether the task is covered.
+    Findings on them are duplicates of held evidence and are dropped below."""
+    texts = {e.chunk_id: e.chunk_text or e.snippet for e in evidence if e.task_id in focus}
+    return [Passage(first_index + i, text) for i, text in enumerate(texts.values())]
 
 
 def _required(tasks: list[PlannedTask], task_id: str) -> bool:

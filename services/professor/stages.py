@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from services.common.engines.llm import LLMEngine, Passage, PlannedTask
+from services.common.engines.llm import LLMEngine, Passage, PlanDraft, PlannedTask
 from services.common.errors import InvalidInput
 from services.common.events import (
     AnswerEvent,
@@ -93,10 +93,11 @@ def plan_question(q: QuestionAsked, engine: LLMEngine, now_ms: int) -> tuple[lis
         evidence=[], task_status=[TaskStatus(t.task_id, False) for t in tasks],
         started_at_ms=q.asked_at_ms,
     )
+    text_queries, vector_query, focus = direct_search(draft, max_iterations)
     request = SearchRequest(
         session_id=q.session_id, iteration=0, strategy="direct",
-        text_queries=draft.text_queries, vector_query=draft.vector_query, state=state,
-        focus_task_ids=[t.task_id for t in tasks],
+        text_queries=text_queries, vector_query=vector_query, state=state,
+        focus_task_ids=focus,
     )
     summary = "; ".join(t.description for t in tasks)
     emits = [
@@ -105,6 +106,20 @@ def plan_question(q: QuestionAsked, engine: LLMEngine, now_ms: int) -> tuple[lis
     ]
     record = SessionRecord(q.session_id, q.subject_id, q.user_id, q.question, "RUNNING")
     return emits, record
+
+
+def direct_search(draft: PlanDraft, max_iterations: int) -> tuple[list[str], str, list[str]]:
+    """Seed 001, iteration 1: the plan's most confident query, which is its first task's.
+
+    A plan of several tasks searches them one focus at a time: the librarian
+    then names what is still missing and the next iteration targets it, so a
+    question whose tasks live in different materials is answered from both
+    rather than from whatever one broad search happened to rank first.
+    """
+    if len(draft.tasks) <= 1 or max_iterations == 1:
+        return draft.text_queries, draft.vector_query, [t.task_id for t in draft.tasks]
+    first = draft.tasks[0]
+    return [" ".join(first.keywords) or first.description], first.description, [first.task_id]
 
 
 def reject_question(q: QuestionAsked, reason: str, now_ms: int) -> tuple[list[Emit], SessionRecord]:

@@ -56,11 +56,6 @@ def test_unanswerable_question_ends_insufficient_and_is_logged(pipeline, demo_su
     assert status == ("INSUFFICIENT",)
 
 
-@pytest.mark.xfail(
-    reason="known gap (issue 5, acceptance 2): iteration 0 searches every task at once, so a "
-    "two-material question that the first search covers ends after one iteration",
-    strict=True,
-)
 def test_question_needing_two_materials_iterates_and_never_sees_a_chunk_twice(pipeline, demo_subject):
     from services.replay import session_messages
 

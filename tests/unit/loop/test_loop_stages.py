@@ -74,10 +74,40 @@ def test_searcher_excludes_seen_ids_and_counts_retries(engine_for, memory_search
     assert new_state.seen_chunk_ids == ["c1", "c2"]
 
 
+def test_iteration_zero_searches_the_first_task_of_several(engine_for):
+    engine = engine_for({"t1": "median", "t2": "standard error"})
+    request = professor.plan_question(question(), engine, 1_000)[0][1].event
+    assert request.focus_task_ids == ["t1"] and request.text_queries == ["median"]
+    single = professor.plan_question(question(max_iterations=1), engine, 1_000)[0][1].event
+    assert single.focus_task_ids == ["t1", "t2"], "one iteration must search every task"
+
+
+def test_a_task_out_of_focus_keeps_its_evidence_but_waits_for_its_turn(engine_for, memory_search):
+    engine = engine_for({"t1": "median", "t2": "standard error"})
+    request = professor.plan_question(question(), engine, 1_000)[0][1].event
+    both = dataclasses.replace(request, text_queries=["median", "standard error"])
+    search = memory_search(CHUNKS)
+    state, out = search_step(both, None, search, 2_000)
+    first = evaluate(out[1].event, engine)
+    assert {e.task_id for e in first.state.evidence} == {"t1", "t2"}
+    assert first.route == "CONTINUE" and first.next_focus == ["t2"]
+    # the next search finds nothing new for t2 (c3 is seen), yet its held evidence covers it
+    following = dataclasses.replace(
+        request, iteration=1, text_queries=["standard error"], focus_task_ids=["t2"], state=first.state
+    )
+    _, out = search_step(following, state, search, 3_000)
+    assert "c3" not in {c.chunk_id for c in out[1].event.candidates}
+    second = evaluate(out[1].event, engine)
+    assert second.route == "COMPLETE" and second.new_evidence == 0
+
+
 def test_librarian_maps_indexes_back_and_drops_duplicates(engine_for, memory_search):
     engine = engine_for({"t1": "median", "t2": "standard error"})
     emits, _ = professor.plan_question(question(), engine, 1_000)
-    _, out = search_step(emits[1].event, None, memory_search(CHUNKS), 2_000)
+    request = dataclasses.replace(
+        emits[1].event, text_queries=["median", "standard error"], focus_task_ids=["t1", "t2"]
+    )
+    _, out = search_step(request, None, memory_search(CHUNKS), 2_000)
     result = out[1].event
     evaluation = evaluate(result, engine)
     assert evaluation.route == "COMPLETE"
@@ -105,7 +135,7 @@ def test_direct_loop_answers_with_citations_across_two_materials(engine_for, mem
     loop = DirectLoop(engine, memory_search(CHUNKS), records.append)
     events = loop.run(question())
     final = events[-1]
-    assert final.kind == "FINAL" and final.status == "ANSWERED"
+    assert final.kind == "FINAL" and final.status == "ANSWERED" and final.iterations == 2
     assert {c.material_id for c in final.citations} == {"m1", "m2"}
     assert all(f"[{c.n}]" in final.answer for c in final.citations)
     assert records[-1].status == "ANSWERED" and records[-1].evidence
