@@ -213,9 +213,10 @@ def register(app: typer.Typer, bench_app: typer.Typer, eval_app: typer.Typer) ->
     @bench_app.command("loop")
     def bench_loop(
         questions: int = typer.Option(50, help="Concurrent questions."),
+        rounds: int = typer.Option(3, min=1, help="Alternating Kafka and --direct rounds (noise evens out)."),
         out: str = typer.Option("bench-results/loop.json"),
     ) -> None:
         """The same questions through Kafka and --direct in one run: latency p50/p95, sessions/s, ratio."""
         from services.bench.loop import run_loop_bench
 
-        run_loop_bench(questions, out)
+        run_loop_bench(questions, out, rounds=rounds)

@@ -8,7 +8,6 @@ Vectors are L2-normalised float32 of ``dimension`` entries.
 from __future__ import annotations
 
 import hashlib
-import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -34,9 +33,9 @@ class UseM3Embedder:
     name = "use-m3"
     dimension = 512
 
-    def __init__(self, batch_size: int = 64, threads: int | None = None):
+    def __init__(self, batch_size: int = 64, threads: int = 1):
         self.batch_size = batch_size
-        self.threads = threads or os.cpu_count() or 1
+        self.threads = threads
         self._model = None
         self._lock = threading.Lock()
 
@@ -104,4 +103,4 @@ def make_embedder(settings: EmbedderSettings) -> Embedder:
         from services.common.engines.gemini_embedder import GeminiEmbedder
 
         return GeminiEmbedder(settings)
-    return UseM3Embedder(batch_size=settings.embed_batch_size)
+    return UseM3Embedder(batch_size=settings.embed_batch_size, threads=settings.embed_threads)
