@@ -148,10 +148,18 @@ class ExtractiveLLM:
         findings: list[Finding] = []
         satisfied: list[str] = []
         notes: list[str] = []
+        top_index = min((p.index for p in passages), default=None)
         for task in tasks:
             ranked = [s for s in best.get(task.task_id, []) if s.score >= self.min_finding_score]
-            ranked = ranked[: self.max_findings_per_task]
-            findings.extend(_finding(s) for s in ranked)
+            kept = ranked[: self.max_findings_per_task]
+            # Passages come best first (the hybrid ranking). One sentence's score misjudges
+            # paraphrases more often than that ranking does, so the search's first passage
+            # stays evidence whenever it speaks to the task at all.
+            first = next((s for s in ranked if s.index == top_index), None)
+            if first is not None and first.matched and first not in kept:
+                kept.append(first)
+            findings.extend(_finding(s) for s in kept)
+            ranked = kept
             top = ranked[0] if ranked else None
             if top and self._satisfies(top, prepared[task.task_id]):
                 satisfied.append(task.task_id)

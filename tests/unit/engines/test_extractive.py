@@ -195,6 +195,20 @@ def test_evaluate_needs_every_term_of_a_named_concept(engine):
     assert "missing schedul" in absent.reason
 
 
+def test_evaluate_keeps_the_search_first_passage_beside_better_scored_sentences():
+    question = "What is the middle value of a sorted sample called?"
+    # Five passages define it outright; the search ranked one that only touches it first.
+    passages = [Passage(0, "Chapter 3 explains the middle value of a sample in detail.")] + [
+        Passage(i, f"Definition {i}: the median of a sorted sample is its middle value.") for i in range(1, 6)
+    ]
+    engine = ExtractiveLLM(max_findings_per_task=2)
+    tasks = engine.plan(question).tasks
+    assert [f.index for f in engine.evaluate(question, tasks, passages).findings] == [1, 2, 0]
+    # a first passage that never mentions the task is not kept
+    passages[0] = Passage(0, "Office hours are on Friday.")
+    assert [f.index for f in engine.evaluate(question, tasks, passages).findings] == [1, 2]
+
+
 def test_evaluate_with_an_embedder_batches_and_caches(monkeypatch):
     embedder = CountingEmbedder()
     engine = ExtractiveLLM(embedder)
