@@ -38,7 +38,9 @@ def evaluate(result: SearchResult, engine: LLMEngine) -> Evaluation:
     tasks = _tasks(result)
     known_tasks = {t.task_id for t in tasks}
     focus = set(result.focus_task_ids) & known_tasks or known_tasks
-    passages = [Passage(c.temp_index, c.text) for c in result.candidates]
+    passages = [
+        Passage(c.temp_index, c.text, heading=" › ".join(c.heading_path)) for c in result.candidates
+    ]
     first = max((p.index for p in passages), default=0) + 1
     held_passages = _held_passages(state.evidence, focus, first_index=first)
     passages += held_passages

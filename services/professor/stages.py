@@ -119,7 +119,8 @@ def direct_search(draft: PlanDraft, max_iterations: int) -> tuple[list[str], str
     if len(draft.tasks) <= 1 or max_iterations == 1:
         return draft.text_queries, draft.vector_query, [t.task_id for t in draft.tasks]
     first = draft.tasks[0]
-    return [" ".join(first.keywords) or first.description], first.description, [first.task_id]
+    queries = [" ".join(first.keywords), first.description]
+    return list(dict.fromkeys(q for q in queries if q)), first.description, [first.task_id]
 
 
 def reject_question(q: QuestionAsked, reason: str, now_ms: int) -> tuple[list[Emit], SessionRecord]:

@@ -187,12 +187,14 @@ class ExtractiveLLM:
         """Per task: the best snippet of each passage, best first."""
         sentences = [split_sentences(p.text) for p in passages]
         term_sets = [[set(terms(s.text)) for s in spans] for spans in sentences]
+        # a paragraph under the heading "天治" is about 天治 even if it never says so
+        headings = [set(terms(p.heading)) for p in passages]
         weights = TermWeights([t for per_passage in term_sets for t in per_passage])
         prepared = [_prepare(t) for t in tasks]
         lexical = {
             task.task_id: [
                 [
-                    _lexical_score(task, weights, term_sets[p], i, spans[i].text)
+                    _lexical_score(task, weights, term_sets[p], i, spans[i].text, headings[p])
                     for i in range(len(spans))
                 ]
                 for p, spans in enumerate(sentences)
@@ -224,7 +226,7 @@ class ExtractiveLLM:
                         score=round(final[i], 4),
                         key_coverage=scores[i][1],
                         matched=[t for t in task.key + task.rank if t in term_sets[p][i]],
-                        missing=[t for t in task.key if t not in _window(term_sets[p], i)],
+                        missing=[t for t in task.key if t not in _window(term_sets[p], i) | headings[p]],
                         similarity=sims[i],
                     )
                 )
@@ -377,13 +379,16 @@ def _window(terms: Sequence[set[str]], i: int) -> set[str]:
 
 
 def _lexical_score(
-    task: _Task, weights: TermWeights, terms: Sequence[set[str]], i: int, text: str
+    task: _Task, weights: TermWeights, terms: Sequence[set[str]], i: int, text: str,
+    heading: set[str] = frozenset(),
 ) -> tuple[float, float]:
-    """(score, key coverage of the sentence with its neighbours), both 0..1."""
-    window = _window(terms, i)
-    key_sentence = weights.coverage(task.key, terms[i])
+    """(score, key coverage of the sentence with its neighbours), both 0..1. The heading
+    counts as said in every sentence under it."""
+    sentence = terms[i] | heading
+    window = _window(terms, i) | heading
+    key_sentence = weights.coverage(task.key, sentence)
     key_window = weights.coverage(task.key, window)
-    everything = weights.coverage(task.key + task.rank, terms[i])
+    everything = weights.coverage(task.key + task.rank, sentence)
     if task.bigrams:
         shared = len(task.bigrams & char_bigrams(text)) / len(task.bigrams)
         score = 0.4 * key_sentence + 0.2 * key_window + 0.3 * everything + 0.1 * shared

@@ -95,7 +95,9 @@ def rule_plan(question: str) -> PlanDraft:
     tasks = tasks[:MAX_TASKS]
     complexity = _complexity(shapes, tasks, question)
     all_keywords = _distinct(k for t in tasks for k in t.keywords)
-    text_queries = _distinct([" ".join(t.keywords) for t in tasks] + [" ".join(all_keywords)])
+    # The question as asked goes along: keywords drop words (a lone kanji such as 港 or
+    # 鱗) that the lexical tokenizer keeps and BM25's IDF weighs on its own.
+    text_queries = _distinct([" ".join(t.keywords) for t in tasks] + [" ".join(all_keywords), question])
     return PlanDraft(
         tasks=tasks,
         stop_conditions=_stop_conditions(shapes, question, language),

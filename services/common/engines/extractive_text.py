@@ -178,6 +178,8 @@ _JA_RUN = re.compile(
     r"(?:[\u3400-\u4dbf\u4e00-\u9fff\u3005\u30a0-\u30ff\uff66-\uff9fA-Za-z0-9][\u30fc\u30fb]?)+"
 )
 _VERB_ENDINGS = tuple("るうくすつぬむぶぐ")
+_JA_FORMAL_NOUNS = set("事物時為所等他彼此其際方")
+_JA_NOUN_END = re.compile(r"(?:[のにをはがでとへもや]|$|[、。？！?!\s])")
 
 
 def keywords_of(text: str) -> list[str]:
@@ -208,9 +210,16 @@ def keywords_of(text: str) -> list[str]:
 def _japanese_keywords(text: str) -> list[str]:
     stops = stop_terms()
     # A leading 何 belongs to the question word (何年, 何人), not to the topic.
-    runs = [re.sub(r"^何", "", r) for r in _JA_RUN.findall(text)]
+    matches = list(_JA_RUN.finditer(text))
+    runs = [re.sub(r"^何", "", m.group()) for m in matches]
+    nouns = {
+        r for r, m in zip(runs, matches, strict=True)
+        if r == m.group() and r not in _JA_FORMAL_NOUNS and _JA_NOUN_END.match(text, m.end())
+    }  # 何歳 → 歳 is a counter, not a topic
     runs = [r for r in runs if r and r not in _JA_STOP.split()]
-    kept = [r for r in runs if len(r) >= 2 or not any(len(o) >= 2 for o in runs)]
+    # A lone kanji counts when a particle or the end follows it (港が, 鱗に), not a verb's
+    # ending (使われる): one kanji is often the whole topic in Japanese.
+    kept = [r for r in runs if len(r) >= 2 or r in nouns or not any(len(o) >= 2 for o in runs)]
     kept = [r for r in kept if any(t not in stops for t in terms(r))]
     covered = "".join(kept)
     # Hiragana nouns (もつれ, ひらがな) that no run holds; verbs are left to the ranking.

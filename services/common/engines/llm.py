@@ -41,6 +41,7 @@ class Passage:
     index: int
     text: str
     context: str = ""  # neighbouring text, for the answer step
+    heading: str = ""  # the section it sits under, for judging what it is about; never quoted
 
 
 @dataclass(frozen=True)

@@ -118,7 +118,9 @@ text_queries: keyword queries (one per task and one for the whole question);
 vector_query: one natural sentence that states what is sought. Output JSON only."""
 
 EVALUATE_SYSTEM = """You are a librarian judging new search results for a question.
-Passages are shown as [index] text. For each passage that serves a task, report a finding:
+Passages are shown as [index] text, some as [index] (section: heading path) text: the
+section tells what the text is about, but snippets come from the text only.
+For each passage that serves a task, report a finding:
 the passage index, the task_id, a snippet copied character for character from that passage
 (the core sentence, at most two sentences), a score from 0 to 1, and a short reason.
 Never invent or paraphrase snippets; never cite an index that is not shown.
@@ -154,7 +156,10 @@ def _tasks_block(tasks: Sequence[PlannedTask]) -> str:
 
 
 def _passages_block(passages: Sequence[Passage], *, offset: int = 0) -> str:
-    return "\n\n".join(f"[{p.index + offset}] {p.text.strip()}" for p in passages)
+    return "\n\n".join(
+        f"[{p.index + offset}] " + (f"(section: {p.heading}) " if p.heading else "") + p.text.strip()
+        for p in passages
+    )
 
 
 def plan_prompt(question: str) -> str:

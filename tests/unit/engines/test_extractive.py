@@ -99,6 +99,19 @@ def test_plan_strips_question_words_and_particles(engine):
     assert "Apollo program" in " ".join(english.tasks[0].keywords)
 
 
+@pytest.mark.parametrize(
+    "question, expected",
+    [
+        ("サケの鱗は何に使われる？", ["サケ", "鱗"]),  # 鱗 is the topic, 使 a verb stem
+        ("ラオスには港がある？", ["ラオス", "港"]),
+        ("梅雨の事を中国では何というか。", ["梅雨", "中国"]),  # 事 is a formal noun
+        ("水は何度で沸騰するか", ["水", "沸騰"]),  # 何度 asks; 度 is its counter
+    ],
+)
+def test_plan_keeps_a_lone_kanji_noun_as_a_keyword(engine, question, expected):
+    assert engine.plan(question).tasks[0].keywords == expected
+
+
 def test_plan_splits_several_questions_and_enumerations(engine):
     two = engine.plan("回帰分析とは何ですか？また、最小二乗法はなぜ使われるのですか？")
     assert [t.keywords for t in two.tasks] == [["回帰分析"], ["最小二乗法"]]
@@ -207,6 +220,16 @@ def test_evaluate_keeps_the_search_first_passage_beside_better_scored_sentences(
     # a first passage that never mentions the task is not kept
     passages[0] = Passage(0, "Office hours are on Friday.")
     assert [f.index for f in engine.evaluate(question, tasks, passages).findings] == [1, 2]
+
+
+def test_evaluate_reads_the_heading_a_paragraph_sits_under(engine):
+    question = "天治はいつからいつまでか。"
+    tasks = engine.plan(question).tasks
+    text = "1124年から1126年までの期間を指す。この時代の天皇は崇徳天皇。"
+    assert engine.evaluate(question, tasks, [Passage(0, text)]).satisfied_task_ids == []
+    judgement = engine.evaluate(question, tasks, [Passage(0, text, heading="天治")])
+    assert judgement.satisfied_task_ids == ["T1"]
+    assert "天治" not in judgement.findings[0].snippet  # the heading is context, never quoted
 
 
 def test_evaluate_with_an_embedder_batches_and_caches(monkeypatch):

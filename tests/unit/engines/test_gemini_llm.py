@@ -16,7 +16,7 @@ BASE_URL = "http://gemini.test"
 
 PASSAGES = [
     Passage(3, "決定係数は回帰モデルの当てはまりを表す。値は0から1をとる。"),
-    Passage(4, "相関係数は二つの変数の直線的な関係の強さを表す。"),
+    Passage(4, "相関係数は二つの変数の直線的な関係の強さを表す。", heading="第2回 › 相関"),
 ]
 TASKS = [
     PlannedTask("T1", "決定係数とは何か", ["決定係数"]),
@@ -183,7 +183,7 @@ def test_evaluate_keeps_only_findings_that_quote_a_shown_passage():
     assert canned.config()["responseMimeType"] == "application/json"
     assert "findings" in canned.config()["responseSchema"]["properties"]
     prompt = canned.prompt()
-    assert "[3] 決定係数は回帰モデル" in prompt and "[4] 相関係数は" in prompt
+    assert "[3] 決定係数は回帰モデル" in prompt and "[4] (section: 第2回 › 相関) 相関係数は" in prompt
     assert [(f.index, f.task_id) for f in judgement.findings] == [(3, "T1"), (4, "T2")]
     assert judgement.findings[1].snippet == "相関係数は二つの変数の直線的な関係の強さを表す。"
     assert judgement.findings[1].score == 1.0
@@ -229,7 +229,7 @@ def test_answer_streams_with_citations_numbered_from_one():
     assert _thinking_level(body["generationConfig"]) == "MEDIUM"
     prompt = canned.prompt()
     assert "Answer in Japanese" in prompt
-    assert "[4] 決定係数は" in prompt and "[5] 相関係数は" in prompt  # n = index + 1
+    assert "[4] 決定係数は" in prompt and "[5] (section: 第2回 › 相関) 相関係数は" in prompt  # n = index + 1
 
 
 def test_review_removes_claims_citing_evidence_that_does_not_exist():

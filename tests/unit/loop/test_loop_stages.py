@@ -77,7 +77,7 @@ def test_searcher_excludes_seen_ids_and_counts_retries(engine_for, memory_search
 def test_iteration_zero_searches_the_first_task_of_several(engine_for):
     engine = engine_for({"t1": "median", "t2": "standard error"})
     request = professor.plan_question(question(), engine, 1_000)[0][1].event
-    assert request.focus_task_ids == ["t1"] and request.text_queries == ["median"]
+    assert request.focus_task_ids == ["t1"] and request.text_queries == ["median", "find median"]
     single = professor.plan_question(question(max_iterations=1), engine, 1_000)[0][1].event
     assert single.focus_task_ids == ["t1", "t2"], "one iteration must search every task"
 
