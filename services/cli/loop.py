@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -67,9 +69,12 @@ def register(app: typer.Typer, bench_app: typer.Typer, eval_app: typer.Typer) ->
         if unknown:
             console.print(f"[red]error:[/red] unknown service(s): {', '.join(sorted(unknown))}")
             raise typer.Exit(2)
+        host = socket.gethostname()
+        # one name per process, the same on every run: see KafkaSettings.instance_id
         procs = [
-            subprocess.Popen([sys.executable, "-m", f"services.{name}"])
-            for name in chosen for _ in range(instances)
+            subprocess.Popen([sys.executable, "-m", f"services.{name}"],
+                             env={**os.environ, "INSTANCE_ID": f"{host}-{i}"} if instances > 1 else None)
+            for name in chosen for i in range(instances)
         ]
         console.print(f"running {', '.join(chosen)} ({len(procs)} process(es)); Ctrl-C stops")
 

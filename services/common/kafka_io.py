@@ -13,12 +13,11 @@ import logging
 import threading
 import time
 import traceback
-import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from confluent_kafka import Consumer, KafkaException, Message, Producer, TopicPartition
+from confluent_kafka import Consumer, KafkaError, KafkaException, Message, Producer, TopicPartition
 from prometheus_client import Counter
 
 from services.common.avro_codec import AvroCodec, SchemaRegistry
@@ -123,7 +122,9 @@ class StageRunner(Generic[E]):
         self.prefix = settings.eduanima_topic_prefix
         self.codec = codec_for(settings)
         self.consumer = make_consumer(settings, self.prefix + group_id)
-        self.producer = make_producer(settings, transactional_id=f"{self.prefix}{stage}-{uuid.uuid4()}")
+        # Stable across restarts: init_transactions then aborts what a crashed predecessor left open.
+        self.transactional_id = f"{self.prefix}{stage}-{settings.instance_id}"
+        self.producer = make_producer(settings, transactional_id=self.transactional_id)
         self._on_assign = on_assign
 
     def produce(self, emit: Emit) -> None:
@@ -187,13 +188,24 @@ class StageRunner(Generic[E]):
                         self.consumer.consumer_group_metadata(),
                     )
                     self.producer.commit_transaction()
+                except KafkaException as exc:
+                    if exc.args[0].code() in (KafkaError._FENCED, KafkaError.PRODUCER_FENCED):
+                        raise RuntimeError(
+                            f"stage {self.stage}: another instance took over transactional id "
+                            f"{self.transactional_id}; give each running instance its own INSTANCE_ID"
+                        ) from exc
+                    self._abort()
+                    raise
                 except BaseException:
-                    logger.error("stage %s failed; aborting batch\n%s", self.stage, traceback.format_exc())
-                    self.producer.abort_transaction()
+                    self._abort()
                     raise
         finally:
             self.consumer.close()
             self.producer.flush(10)
+
+    def _abort(self) -> None:
+        logger.error("stage %s failed; aborting batch\n%s", self.stage, traceback.format_exc())
+        self.producer.abort_transaction()
 
     def _next_batch(self) -> list[Message]:
         """Wait for one message, then take only what has already arrived.

@@ -7,6 +7,7 @@ ones it is allowed to have. The librarian composes no ``DatabaseSettings`` or
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 from typing import Literal
 
@@ -34,6 +35,14 @@ class KafkaSettings(_Base):
     )
     schema_registry_url: str | None = Field(
         None, description="Confluent Schema Registry URL; when unset, Avro single-object encoding."
+    )
+    instance_id: str = Field(
+        default_factory=socket.gethostname,
+        description="This instance's name, stable across its restarts and unique among running "
+        "instances of a service: its stages' transactional IDs derive from it, so a restarted "
+        "instance aborts the transaction its crashed self left open (which would otherwise hold "
+        "back read_committed consumers of those partitions until the transaction times out). "
+        "`eduanima run --instances N` names them <hostname>-<i>.",
     )
 
 

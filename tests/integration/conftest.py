@@ -117,6 +117,7 @@ class Pipeline:
             database_url=self.db.database_url,
             storage_emulator_host=self.storage.storage_emulator_host,
             gcs_bucket=self.storage.gcs_bucket,
+            instance_id="in-process",  # never the name of a service process of the same topics
         )
 
 
