@@ -8,17 +8,13 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from confluent_kafka import Consumer, TopicPartition
-
-from services.common.avro_codec import AvroCodec
 from services.common.events import (
     AnswerEvent, Evaluation, QuestionAsked, SearchRequest, SearchResult, SessionState,
 )
-from services.common.kafka_io import Publisher, codec_for, make_consumer
+from services.common.kafka_io import Publisher, codec_for, make_consumer, read_to_end
 from services.common.settings import KafkaSettings, LLMSettings
 from topics.registry import (
     ANSWERS, EVALUATIONS, QUESTIONS, SEARCH_REQUESTS, SEARCH_RESULTS, SEARCH_SESSIONS, STREAMS,
@@ -67,33 +63,6 @@ class Recorded:
         return head
 
 
-def _read_all(consumer: Consumer, topic: str) -> Iterator[Any]:
-    """Every message of a topic, from the beginning to the end as it is now."""
-    meta = consumer.list_topics(topic, timeout=10).topics.get(topic)
-    if meta is None or meta.error is not None:
-        return
-    ends = {}
-    for p in meta.partitions:
-        low, high = consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=10)
-        if high > low:
-            ends[p] = high
-    consumer.assign([TopicPartition(topic, p, 0) for p in ends])
-    idle = 0
-    while ends and idle < 20:
-        msg = consumer.poll(0.5)
-        if msg is None or msg.error():
-            idle += 1
-            for p in list(ends):
-                if consumer.position([TopicPartition(topic, p)])[0].offset >= ends[p]:
-                    del ends[p]
-            continue
-        idle = 0
-        yield msg
-        if msg.offset() + 1 >= ends.get(msg.partition(), 0):
-            ends.pop(msg.partition(), None)
-    consumer.unassign()
-
-
 def session_messages(session_id: str, settings: KafkaSettings | None = None) -> list[Recorded]:
     settings = settings or KafkaSettings()
     codec = codec_for(settings)
@@ -102,7 +71,7 @@ def session_messages(session_id: str, settings: KafkaSettings | None = None) -> 
     try:
         for spec, cls in LOOP_TOPICS:
             topic = full_name(spec, settings.eduanima_topic_prefix)
-            for msg in _read_all(consumer, topic):
+            for msg in read_to_end(consumer, topic, give_up_after_s=10):
                 if msg.key() == session_id.encode() and msg.value() is not None:
                     event = codec.decode(cls, msg.value(), msg.topic(), msg.partition(), msg.offset())
                     found.append(Recorded(spec.name, msg.partition(), msg.offset(), msg.timestamp()[1], event))
@@ -149,7 +118,7 @@ def dead_letters(source: str | None = None, settings: KafkaSettings | None = Non
             if not spec.has_dlq or (source and spec.name != source):
                 continue
             topic = dlq_name(spec, settings.eduanima_topic_prefix)
-            for msg in _read_all(consumer, topic):
+            for msg in read_to_end(consumer, topic, give_up_after_s=10):
                 rows.append({
                     "dlq": topic, "partition": msg.partition(), "offset": msg.offset(),
                     "key": (msg.key() or b"").decode(errors="replace"),
@@ -173,4 +142,4 @@ def replay_dead_letters(source: str, settings: KafkaSettings | None = None) -> i
     return len(rows)
 
 
-__all__ = ["AvroCodec", "check_decisions", "dead_letters", "replay_dead_letters", "session_messages"]
+__all__ = ["check_decisions", "dead_letters", "replay_dead_letters", "session_messages"]

@@ -13,7 +13,7 @@ import logging
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -65,6 +65,46 @@ def make_consumer(settings: KafkaSettings, group_id: str, **extra: Any) -> Consu
         "max.poll.interval.ms": 900_000,
         **extra,
     })
+
+
+def read_to_end(
+    consumer: Consumer, topic: str, partitions: Iterable[int] | None = None,
+    give_up_after_s: float | None = None,
+) -> Iterator[Message]:
+    """Every committed message of a topic's partitions (default: all), from the start to
+    the end as it is now.
+
+    With read_committed the last offsets may be control records that are never
+    delivered, so a partition is done once the consumer's position reaches its end.
+    An open transaction holds a partition back until it ends: ``give_up_after_s`` of
+    silence stops ops tools waiting; state restore passes None, as giving up would lose state.
+    """
+    if partitions is None:
+        meta = consumer.list_topics(topic, timeout=10).topics.get(topic)
+        if meta is None or meta.error is not None:
+            return
+        partitions = list(meta.partitions)
+    ends = {}
+    for p in partitions:
+        low, high = consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=10)
+        if high > low:
+            ends[p] = high
+    consumer.assign([TopicPartition(topic, p, 0) for p in ends])
+    quiet_since = time.monotonic()
+    while ends:
+        msg = consumer.poll(0.5)
+        if msg is None or msg.error():
+            for p in list(ends):
+                if consumer.position([TopicPartition(topic, p)])[0].offset >= ends[p]:
+                    del ends[p]
+            if give_up_after_s is not None and time.monotonic() - quiet_since > give_up_after_s:
+                break
+            continue
+        quiet_since = time.monotonic()
+        yield msg
+        if msg.offset() + 1 >= ends.get(msg.partition(), 0):
+            ends.pop(msg.partition(), None)
+    consumer.unassign()
 
 
 class Rejected(InvalidInput):

@@ -21,7 +21,7 @@ from services.common import db
 from services.common.avro_codec import AvroCodec
 from services.common.engines.embedders import Embedder, make_embedder
 from services.common.events import Candidate, SearchRequest, SessionState
-from services.common.kafka_io import Emit, StageRunner, codec_for, make_consumer, now_ms
+from services.common.kafka_io import Emit, StageRunner, codec_for, make_consumer, now_ms, read_to_end
 from services.common.service import run_runners
 from services.common.settings import KafkaSettings
 from services.searcher import engine as physical
@@ -42,26 +42,10 @@ def restore_sessions(
     consumer: Consumer = make_consumer(settings, f"restore-{uuid.uuid4()}")
     state: dict[str, SessionState] = {}
     try:
-        ends = {}
-        for p in partitions:
-            low, high = consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=10)
-            if high > low:
-                ends[p] = high
-        consumer.assign([TopicPartition(topic, p, 0) for p in ends])
-        while ends:
-            msg = consumer.poll(1.0)
-            if msg is None or msg.error():
-                # with read_committed, control records mean the last offset may never be
-                # delivered: finish once the position has reached the end
-                for p in list(ends):
-                    if consumer.position([TopicPartition(topic, p)])[0].offset >= ends[p]:
-                        del ends[p]
-                continue
+        for msg in read_to_end(consumer, topic, partitions):
             if msg.value() is not None:
                 item = codec.decode(SessionState, msg.value(), msg.topic(), msg.partition(), msg.offset())
                 state[item.session_id] = item
-            if msg.offset() + 1 >= ends.get(msg.partition(), 0):
-                ends.pop(msg.partition(), None)
     finally:
         consumer.close()
     return state

@@ -8,8 +8,8 @@ from collections import Counter
 
 import pytest
 
-from services.replay import LOOP_TOPICS, _read_all
-from services.common.kafka_io import codec_for, make_consumer
+from services.common.kafka_io import codec_for, make_consumer, read_to_end
+from services.replay import LOOP_TOPICS
 from services.sdk import Client
 from topics.registry import full_name
 
@@ -26,7 +26,7 @@ def committed(kafka, spec, cls):
     consumer = make_consumer(kafka, "audit")
     codec = codec_for(kafka)
     try:
-        return [codec.decode(cls, m.value()) for m in _read_all(consumer, full_name(spec, kafka.eduanima_topic_prefix))]
+        return [codec.decode(cls, m.value()) for m in read_to_end(consumer, full_name(spec, kafka.eduanima_topic_prefix), give_up_after_s=10)]
     finally:
         consumer.close()
 
