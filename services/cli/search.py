@@ -247,7 +247,8 @@ def bench_search_command(
     embedder = CachedEmbedder(UseM3Embedder(), HomeSettings().eduanima_home / "embed-cache")
     try:
         corpus = bench.load_corpus(dirs, embedder)
-        with connect(DatabaseSettings()) as conn, _progress() as progress:
+        with connect(DatabaseSettings()) as conn, connect(DatabaseSettings()) as vector_conn, \
+                _progress() as progress:
             tasks: dict[str, int] = {}
 
             def report(stage: str, done: int, total: int) -> None:
@@ -257,6 +258,7 @@ def bench_search_command(
 
             result = bench.run_bench(
                 conn,
+                vector_conn,
                 corpus,
                 embedder.name,
                 n_queries=queries,

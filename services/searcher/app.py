@@ -14,8 +14,12 @@ from __future__ import annotations
 import logging
 import threading
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 
+import psycopg
 from confluent_kafka import Consumer, TopicPartition
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from services.common import db
 from services.common.avro_codec import AvroCodec
@@ -65,7 +69,23 @@ def to_hits(outcome: physical.SearchOutcome) -> Hits:
     return Hits(candidates, outcome.k, outcome.n_scope, outcome.n_excluded)
 
 
-def physical_search(conn_source, embedder: Embedder):
+@contextmanager
+def _spare_connection(pool: ConnectionPool) -> Iterator[psycopg.Connection | None]:
+    """A second connection if one is free now, else None (the search then runs its two
+    retrievals one after the other). Never waiting for it: threads that each hold one
+    connection and wait for another could starve the pool."""
+    try:
+        conn = pool.getconn(timeout=0.01)
+    except PoolTimeout:
+        yield None
+        return
+    try:
+        yield conn
+    finally:
+        pool.putconn(conn)
+
+
+def physical_search(conn_source: ConnectionPool, embedder: Embedder):
     """The Order → Hits function the stage calls, over a connection pool."""
 
     def search(order: Order) -> Hits:
@@ -81,8 +101,8 @@ def physical_search(conn_source, embedder: Embedder):
                 page_from=plan.filters.page_from, page_to=plan.filters.page_to,
             ),
         )
-        with conn_source.connection() as conn:
-            return to_hits(physical.search(conn, query, embedder))
+        with conn_source.connection() as conn, _spare_connection(conn_source) as vector_conn:
+            return to_hits(physical.search(conn, query, embedder, vector_conn=vector_conn))
 
     return search
 

@@ -13,6 +13,7 @@ import logging
 import math
 import uuid
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -22,7 +23,7 @@ from psycopg import sql
 
 from services.common.engines.embedders import Embedder
 from services.common.errors import InvalidInput, StoreError
-from services.searcher.dense import vector_search
+from services.searcher.dense import DenseResult, vector_search
 from services.searcher.dynamic_k import K_CAP, choose_k
 from services.searcher.fusion import DEFAULT_FUSION, Fused, FusionConfig, Hit, fuse, single_source
 from services.searcher.lexical import bm25_search, query_term_counts
@@ -238,11 +239,15 @@ def search(
     k_override: int | None = None,
     query_vector: np.ndarray | None = None,
     vector_exact_scan_max: int | None = None,
+    vector_conn: psycopg.Connection | None = None,
 ) -> SearchOutcome:
     """Run one search.
 
-    ``k_override``, ``query_vector`` and ``vector_exact_scan_max`` exist for eval and
-    bench only; services let the engine choose k, embed the query and pick the path.
+    With ``vector_conn``, a second connection, the vector retrieval runs on it while
+    BM25 runs on ``conn``: the two are independent, so the request waits for the
+    slower one rather than their sum. ``k_override``, ``query_vector`` and
+    ``vector_exact_scan_max`` exist for eval and bench only; services let the engine
+    choose k, embed the query and pick the path.
     """
     validate(query)
     needs_vector = query.mode in ("hybrid", "vector")
@@ -251,7 +256,9 @@ def search(
             raise InvalidInput(f"mode {query.mode!r} needs an embedder")
         query_vector = embedder.embed([_vector_text(query)])[0]
     try:
-        return _search(conn, query, query_vector, fusion, k_override, vector_exact_scan_max)
+        return _search(
+            conn, query, query_vector, fusion, k_override, vector_exact_scan_max, vector_conn
+        )
     except psycopg.Error as exc:
         raise StoreError(f"search in subject {query.subject_id!r} failed: {exc}") from exc
 
@@ -263,6 +270,7 @@ def _search(
     fusion: FusionConfig,
     k_override: int | None,
     exact_scan_max: int | None = None,
+    vector_conn: psycopg.Connection | None = None,
 ) -> SearchOutcome:
     if not is_enrolled(conn, query.subject_id, query.user_id):
         logger.info("user %s is not enrolled in %s: empty result", query.user_id, query.subject_id)
@@ -277,13 +285,18 @@ def _search(
     scope = scope_predicate(query.subject_id, query.user_id, query.filters, query.seen_ids)
     depth = retrieval_depth(k)
     lists: dict[str, list[Hit]] = {}
-    if query.mode in ("hybrid", "bm25"):
-        terms = query_term_counts(_lexical_texts(query))
-        lists["bm25"] = bm25_search(conn, scope, query.subject_id, query.user_id, terms, depth)
-    if query.mode in ("hybrid", "vector") and query_vector is not None:
-        dense = vector_search(
-            conn, scope, query_vector, depth, eligible, exact_scan_max=exact_scan_max
-        )
+    wants_vector = query.mode in ("hybrid", "vector") and query_vector is not None
+
+    def run_dense(on: psycopg.Connection) -> DenseResult:
+        return vector_search(on, scope, query_vector, depth, eligible, exact_scan_max=exact_scan_max)
+
+    with ThreadPoolExecutor(1) as aside:  # each retriever copies scope.params: nothing shared is written
+        pending = aside.submit(run_dense, vector_conn) if wants_vector and vector_conn else None
+        if query.mode in ("hybrid", "bm25"):
+            terms = query_term_counts(_lexical_texts(query))
+            lists["bm25"] = bm25_search(conn, scope, query.subject_id, query.user_id, terms, depth)
+        dense = pending.result() if pending else run_dense(conn) if wants_vector else None
+    if dense is not None:
         lists["vector"] = dense.hits
         outcome.vector_path, outcome.ef_search = dense.path, dense.ef_search
     fused = fuse(lists, fusion) if len(lists) > 1 else single_source(*lists.items())
