@@ -38,8 +38,10 @@ def evaluate(result: SearchResult, engine: LLMEngine) -> Evaluation:
     tasks = _tasks(result)
     known_tasks = {t.task_id for t in tasks}
     focus = set(result.focus_task_ids) & known_tasks or known_tasks
+    # the innermost heading: a lecture's title would speak for every section under it
     passages = [
-        Passage(c.temp_index, c.text, heading=" › ".join(c.heading_path)) for c in result.candidates
+        Passage(c.temp_index, c.text, heading=c.heading_path[-1] if c.heading_path else "")
+        for c in result.candidates
     ]
     first = max((p.index for p in passages), default=0) + 1
     held_passages = _held_passages(state.evidence, focus, first_index=first)
@@ -48,7 +50,8 @@ def evaluate(result: SearchResult, engine: LLMEngine) -> Evaluation:
     by_index = {c.temp_index: c for c in result.candidates}
     held_indexes = {p.index for p in held_passages}
     held = {(e.chunk_id, e.task_id) for e in state.evidence}
-    held_snippets = {e.snippet for e in state.evidence}
+    # per task: one sentence may be the evidence of two tasks, and both must hold it
+    held_snippets = {(e.task_id, e.snippet) for e in state.evidence}
     fresh: list[Evidence] = []
     for finding in judgement.findings if judgement else []:
         if finding.index in held_indexes:
@@ -57,10 +60,10 @@ def evaluate(result: SearchResult, engine: LLMEngine) -> Evaluation:
         if candidate is None or finding.task_id not in known_tasks:
             logger.info("dropping finding with unknown index %s or task %s", finding.index, finding.task_id)
             continue
-        if (candidate.chunk_id, finding.task_id) in held or finding.snippet in held_snippets:
+        if (candidate.chunk_id, finding.task_id) in held or (finding.task_id, finding.snippet) in held_snippets:
             continue  # a duplicate of evidence already held
         held.add((candidate.chunk_id, finding.task_id))
-        held_snippets.add(finding.snippet)
+        held_snippets.add((finding.task_id, finding.snippet))
         neighbours = "\n".join(t for t in (candidate.prev_text, candidate.next_text) if t)
         fresh.append(Evidence(
             chunk_id=candidate.chunk_id, material_id=candidate.material_id,

@@ -82,6 +82,7 @@ def _spare_connection(pool: ConnectionPool) -> Iterator[psycopg.Connection | Non
     try:
         yield conn
     finally:
+        conn.rollback()  # it only read; the pool would log an open transaction
         pool.putconn(conn)
 
 

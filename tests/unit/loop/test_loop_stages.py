@@ -119,6 +119,16 @@ def test_librarian_maps_indexes_back_and_drops_duplicates(engine_for, memory_sea
     assert again.new_evidence == 0
 
 
+def test_one_sentence_serving_two_tasks_is_evidence_for_both(engine_for, memory_search):
+    engine = engine_for({"t1": "median", "t2": "middle value"})  # c1 says both
+    emits, _ = professor.plan_question(question("median: the middle value?"), engine, 1_000)
+    request = dataclasses.replace(emits[1].event, text_queries=["median"], focus_task_ids=["t1", "t2"])
+    _, out = search_step(request, None, memory_search(CHUNKS), 2_000)
+    evaluation = evaluate(out[1].event, engine)
+    assert sorted((e.task_id, e.chunk_id) for e in evaluation.state.evidence) == [("t1", "c1"), ("t2", "c1")]
+    assert evaluation.route == "COMPLETE"
+
+
 def test_librarian_continues_with_the_next_strategy_for_missing_tasks(engine_for, memory_search):
     engine = engine_for({"t1": "median", "t2": "kurtosis"})
     emits, _ = professor.plan_question(question(), engine, 1_000)
