@@ -82,8 +82,10 @@ def _spare_connection(pool: ConnectionPool) -> Iterator[psycopg.Connection | Non
     try:
         yield conn
     finally:
-        conn.rollback()  # it only read; the pool would log an open transaction
-        pool.putconn(conn)
+        try:
+            conn.rollback()  # it only read; the pool would log an open transaction
+        finally:
+            pool.putconn(conn)
 
 
 def physical_search(conn_source: ConnectionPool, embedder: Embedder):

@@ -159,8 +159,7 @@ class ExtractiveLLM:
             if first is not None and first.matched and first not in kept:
                 kept.append(first)
             findings.extend(_finding(s) for s in kept)
-            ranked = kept
-            top = ranked[0] if ranked else None
+            top = kept[0] if kept else None
             if top and self._satisfies(top, prepared[task.task_id]):
                 satisfied.append(task.task_id)
                 notes.append(f"{task.task_id} satisfied by [{top.index}] (score {top.score:.2f})")

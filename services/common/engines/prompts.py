@@ -118,7 +118,7 @@ text_queries: keyword queries (one per task and one for the whole question);
 vector_query: one natural sentence that states what is sought. Output JSON only."""
 
 EVALUATE_SYSTEM = """You are a librarian judging new search results for a question.
-Passages are shown as [index] text, some as [index] (section: heading path) text: the
+Passages are shown as [index] text, some as [index] (section: heading) text: the
 section tells what the text is about, but snippets come from the text only.
 For each passage that serves a task, report a finding:
 the passage index, the task_id, a snippet copied character for character from that passage
