@@ -3,10 +3,12 @@
 Set-up (untimed): the demo course is ingested in-process into a fresh subject,
 the searcher, librarian and professor start as OS processes on a fresh topic
 prefix, and one warm-up question goes through them; then one whole round each
-way, untimed (its p50s are reported apart). Then each round runs the same N questions at the same concurrency both
-ways: N at once through Kafka (latency = publish → FINAL received), and N
-threads of the DirectLoop in this process (latency = call → FINAL produced).
-Rounds alternate, so a noisy moment of the machine does not land on one side.
+way, untimed (its p50s are reported apart). Each timed round then runs the
+same N questions at the same concurrency both ways: N at once through Kafka
+(latency = publish → FINAL received), and N threads of the DirectLoop in this
+process (latency = call → FINAL produced). Rounds alternate, so a noisy moment
+of the machine does not land on one side. Last, each question alone both ways:
+the per-iteration overhead of the hops without queueing.
 """
 
 from __future__ import annotations
