@@ -109,6 +109,7 @@ class ExtractiveLLM:
         min_key_coverage: float = 0.5,
         min_finding_score: float = 0.15,
         max_findings_per_task: int = 4,
+        max_complete_findings: int = 8,
         max_quotes_per_task: int = 3,
         embed_top: int = 8,
     ):
@@ -117,6 +118,7 @@ class ExtractiveLLM:
         self.min_key_coverage = min_key_coverage
         self.min_finding_score = min_finding_score
         self.max_findings_per_task = max_findings_per_task
+        self.max_complete_findings = max_complete_findings
         self.max_quotes_per_task = max_quotes_per_task
         self.embed_top = embed_top
         self._vectors: dict[str, np.ndarray] = {}
@@ -158,6 +160,9 @@ class ExtractiveLLM:
             first = next((s for s in ranked if s.index == top_index), None)
             if first is not None and first.matched and first not in kept:
                 kept.append(first)
+            # Past the cap, a passage that holds every key term of the task is still evidence.
+            complete = [s for s in ranked if not s.missing and s not in kept]
+            kept += complete[: max(0, self.max_complete_findings - len(kept))]
             findings.extend(_finding(s) for s in kept)
             top = kept[0] if kept else None
             if top and self._satisfies(top, prepared[task.task_id]):

@@ -214,12 +214,21 @@ def test_evaluate_keeps_the_search_first_passage_beside_better_scored_sentences(
     passages = [Passage(0, "Chapter 3 explains the middle value of a sample in detail.")] + [
         Passage(i, f"Definition {i}: the median of a sorted sample is its middle value.") for i in range(1, 6)
     ]
-    engine = ExtractiveLLM(max_findings_per_task=2)
+    engine = ExtractiveLLM(max_findings_per_task=2, max_complete_findings=0)  # this rule alone
     tasks = engine.plan(question).tasks
     assert [f.index for f in engine.evaluate(question, tasks, passages).findings] == [1, 2, 0]
     # a first passage that never mentions the task is not kept
     passages[0] = Passage(0, "Office hours are on Friday.")
     assert [f.index for f in engine.evaluate(question, tasks, passages).findings] == [1, 2]
+
+
+def test_evaluate_keeps_past_its_cap_only_passages_holding_every_key_term():
+    question = "What is the middle value of a sorted sample called?"
+    passages = [Passage(i, f"Definition {i}: the median of a sorted sample is its middle value.") for i in range(5)]
+    passages.append(Passage(5, "A sorted sample, see chapter 3."))  # lacks "middle value"
+    engine = ExtractiveLLM(max_findings_per_task=2, max_complete_findings=4)
+    found = [f.index for f in engine.evaluate(question, engine.plan(question).tasks, passages).findings]
+    assert found == [0, 1, 2, 3]
 
 
 def test_evaluate_reads_the_heading_a_paragraph_sits_under(engine):
