@@ -246,7 +246,7 @@ def sweep_configs() -> list[tuple[str, FusionConfig]]:
             configs.append(
                 (f"rrf bm25x{w} c={c:g}", FusionConfig("rrf", {"bm25": w, "vector": 1.0}, c))
             )
-    for alpha in (0.5, 0.6, 0.7, 0.8):
+    for alpha in (0.5, 0.6, 0.7, 0.8, 0.85, 0.9):
         configs.append(
             (f"convex bm25={alpha}", FusionConfig("convex", {"bm25": alpha, "vector": 1 - alpha}))
         )
