@@ -74,3 +74,18 @@ def lexical_terms(text: str) -> list[str]:
             if term:
                 terms.append(term)
     return terms
+
+
+def inflected_spans(text: str) -> list[tuple[int, int]]:
+    """(begin, end) character offsets of the verbs and adjectives in ``text`` (not
+    normalised, so offsets index ``text`` itself): 生まれ in いつ頃生まれたか."""
+    tok = _tokenizer()
+    spans: list[tuple[int, int]] = []
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        if line.strip() and len(line) <= _MAX_PIECE_CHARS:
+            for m in tok.tokenize(line):
+                if m.part_of_speech()[0] in ("動詞", "形容詞"):
+                    spans.append((offset + m.begin(), offset + m.end()))
+        offset += len(line)
+    return spans

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from services.common.text import lexical_terms, normalise
+from services.common.text import inflected_spans, lexical_terms, normalise
 
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 _CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\u3005\u30fc]")
@@ -210,11 +210,12 @@ def keywords_of(text: str) -> list[str]:
 def _japanese_keywords(text: str) -> list[str]:
     stops = stop_terms()
     # A leading 何 belongs to the question word (何年, 何人), not to the topic.
-    matches = list(_JA_RUN.finditer(text))
-    runs = [re.sub(r"^何", "", m.group()) for m in matches]
+    verbs = inflected_spans(text)
+    matches = [(m.start(), _run_end(m, verbs)) for m in _JA_RUN.finditer(text)]
+    runs = [re.sub(r"^何", "", text[start:end]) for start, end in matches]
     nouns = {
-        r for r, m in zip(runs, matches, strict=True)
-        if r == m.group() and r not in _JA_FORMAL_NOUNS and _JA_NOUN_END.match(text, m.end())
+        r for r, (start, end) in zip(runs, matches, strict=True)
+        if r == text[start:end] and r not in _JA_FORMAL_NOUNS and _JA_NOUN_END.match(text, end)
     }  # 何歳 → 歳 is a counter, not a topic
     runs = [r for r in runs if r and r not in _JA_STOP.split()]
     # A lone kanji counts when a particle or the end follows it (港が, 鱗に), not a verb's
@@ -231,6 +232,15 @@ def _japanese_keywords(text: str) -> list[str]:
         if term in text:
             kept.append(term)
     return _distinct(kept)
+
+
+def _run_end(run: re.Match, verbs: Sequence[tuple[int, int]]) -> int:
+    """Where a run's noun ends: before the stem of a verb or adjective that starts inside
+    it and goes on in kana (いつ頃生まれた: the run 頃生 holds 頃 and the stem of 生まれ)."""
+    return min(
+        (begin for begin, end in verbs if run.start() < begin < run.end() < end),
+        default=run.end(),
+    )
 
 
 def _has_kanji(text: str) -> bool:

@@ -112,6 +112,18 @@ def test_plan_keeps_a_lone_kanji_noun_as_a_keyword(engine, question, expected):
     assert engine.plan(question).tasks[0].keywords == expected
 
 
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("独占禁止法違反で大林組笑った罰金はいくらですか？", ["独占禁止法違反", "大林組", "罰金"]),
+        ("どこの油田で石油湧いてるか", ["油田", "石油"]),
+    ],
+)
+def test_plan_cuts_a_keyword_before_the_stem_of_a_verb(engine, question, expected):
+    # a run of kanji can end in a verb's stem (石油湧いてる): the stem is not part of the noun
+    assert engine.plan(question).tasks[0].keywords == expected
+
+
 def test_plan_splits_several_questions_and_enumerations(engine):
     two = engine.plan("回帰分析とは何ですか？また、最小二乗法はなぜ使われるのですか？")
     assert [t.keywords for t in two.tasks] == [["回帰分析"], ["最小二乗法"]]
