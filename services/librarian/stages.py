@@ -40,7 +40,8 @@ def evaluate(result: SearchResult, engine: LLMEngine) -> Evaluation:
     focus = set(result.focus_task_ids) & known_tasks or known_tasks
     # the innermost heading: a lecture's title would speak for every section under it
     passages = [
-        Passage(c.temp_index, c.text, heading=c.heading_path[-1] if c.heading_path else "")
+        Passage(c.temp_index, c.text, heading=c.heading_path[-1] if c.heading_path else "",
+                ranks=c.ranks)
         for c in result.candidates
     ]
     first = max((p.index for p in passages), default=0) + 1

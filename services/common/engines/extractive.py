@@ -110,6 +110,8 @@ class ExtractiveLLM:
         min_finding_score: float = 0.15,
         max_findings_per_task: int = 4,
         max_complete_findings: int = 8,
+        keep_search_top: int = 1,
+        keep_retriever_top: int = 2,
         max_quotes_per_task: int = 3,
         embed_top: int = 8,
     ):
@@ -119,6 +121,8 @@ class ExtractiveLLM:
         self.min_finding_score = min_finding_score
         self.max_findings_per_task = max_findings_per_task
         self.max_complete_findings = max_complete_findings
+        self.keep_search_top = keep_search_top
+        self.keep_retriever_top = keep_retriever_top
         self.max_quotes_per_task = max_quotes_per_task
         self.embed_top = embed_top
         self._vectors: dict[str, np.ndarray] = {}
@@ -150,16 +154,18 @@ class ExtractiveLLM:
         findings: list[Finding] = []
         satisfied: list[str] = []
         notes: list[str] = []
-        top_index = min((p.index for p in passages), default=None)
+        # Passages come best first (the hybrid ranking). One sentence's score misjudges
+        # paraphrases (ルーツ ↔ 一番古い) more often than the search does, so the search's
+        # first passage, and each retriever's first two, stay evidence whenever they speak
+        # to the task at all.
+        heads = set(sorted(p.index for p in passages)[: self.keep_search_top]) | {
+            p.index for p in passages if p.ranks and min(p.ranks.values()) <= self.keep_retriever_top
+        }
         for task in tasks:
-            ranked = [s for s in best.get(task.task_id, []) if s.score >= self.min_finding_score]
+            scored = best.get(task.task_id, [])
+            ranked = [s for s in scored if s.score >= self.min_finding_score]
             kept = ranked[: self.max_findings_per_task]
-            # Passages come best first (the hybrid ranking). One sentence's score misjudges
-            # paraphrases more often than that ranking does, so the search's first passage
-            # stays evidence whenever it speaks to the task at all.
-            first = next((s for s in ranked if s.index == top_index), None)
-            if first is not None and first.matched and first not in kept:
-                kept.append(first)
+            kept += [s for s in scored if s.index in heads and s.matched and s not in kept]
             # Past the cap, a passage that holds every key term of the task is still evidence.
             complete = [s for s in ranked if not s.missing and s not in kept]
             kept += complete[: max(0, self.max_complete_findings - len(kept))]

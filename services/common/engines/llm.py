@@ -8,7 +8,7 @@ stage code maps indexes back (ARCHITECTURE invariant 3).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -42,6 +42,9 @@ class Passage:
     text: str
     context: str = ""  # neighbouring text, for the answer step
     heading: str = ""  # the section it sits under, for judging what it is about; never quoted
+    # 1-based rank per retriever (bm25, vector), for engines that weigh the search's own
+    # judgement; never shown to a model
+    ranks: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

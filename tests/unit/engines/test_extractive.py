@@ -234,6 +234,26 @@ def test_evaluate_keeps_the_search_first_passage_beside_better_scored_sentences(
     assert [f.index for f in engine.evaluate(question, tasks, passages).findings] == [1, 2]
 
 
+def test_evaluate_keeps_the_first_two_of_each_retriever_when_they_speak_to_the_task():
+    question = "What is the middle value of a sorted sample called?"
+    strong = [
+        Passage(i, f"Definition {i}: the median of a sorted sample is its middle value.",
+                ranks={"bm25": i + 1})
+        for i in range(3)
+    ]
+    # a paraphrase the dense retriever ranked second, and one it ranked fifth
+    weak = [
+        Passage(3, "Half the observations lie below this sample value.", ranks={"vector": 2}),
+        Passage(4, "Half the observations lie above this sample value.", ranks={"vector": 5}),
+    ]
+    engine = ExtractiveLLM(max_findings_per_task=2, max_complete_findings=0)  # this rule alone
+    tasks = engine.plan(question).tasks
+    kept = [f.index for f in engine.evaluate(question, tasks, strong + weak).findings]
+    assert kept == [0, 1, 3]  # bm25 #2 is passage 1, already kept; vector #5 is not a head
+    unranked = [Passage(p.index, p.text) for p in strong + weak]
+    assert [f.index for f in engine.evaluate(question, tasks, unranked).findings] == [0, 1]
+
+
 def test_evaluate_keeps_past_its_cap_only_passages_holding_every_key_term():
     question = "What is the middle value of a sorted sample called?"
     passages = [Passage(i, f"Definition {i}: the median of a sorted sample is its middle value.") for i in range(5)]
