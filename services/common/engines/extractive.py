@@ -158,9 +158,9 @@ class ExtractiveLLM:
         # paraphrases (ルーツ ↔ 一番古い) more often than the search does, so the search's
         # first passage, and each retriever's first two, stay evidence whenever they speak
         # to the task at all.
-        heads = set(sorted(p.index for p in passages)[: self.keep_search_top]) | {
-            p.index for p in passages if p.ranks and min(p.ranks.values()) <= self.keep_retriever_top
-        }
+        heads = set(sorted(p.index for p in passages)[: self.keep_search_top])
+        heads |= {p.index for p in passages if min(p.ranks.values(), default=0) > 0
+                  and min(p.ranks.values()) <= self.keep_retriever_top}
         for task in tasks:
             scored = best.get(task.task_id, [])
             ranked = [s for s in scored if s.score >= self.min_finding_score]
