@@ -159,8 +159,7 @@ class ExtractiveLLM:
         # first passage, and each retriever's first two, stay evidence whenever they speak
         # to the task at all.
         heads = set(sorted(p.index for p in passages)[: self.keep_search_top])
-        heads |= {p.index for p in passages if min(p.ranks.values(), default=0) > 0
-                  and min(p.ranks.values()) <= self.keep_retriever_top}
+        heads |= {p.index for p in passages if 0 < _best_rank(p) <= self.keep_retriever_top}
         for task in tasks:
             scored = best.get(task.task_id, [])
             ranked = [s for s in scored if s.score >= self.min_finding_score]
@@ -382,6 +381,11 @@ def _prepare(task: PlannedTask) -> _Task:
     named = len(task.keywords) == 1 and asks_for_definition(task.description)
     wants_number = asks_for_number(task.description)
     return _Task(task.task_id, task.description, key, rank, bigrams, wants_number, named)
+
+
+def _best_rank(passage: Passage) -> int:
+    """The best rank any retriever gave the passage; 0 when the caller gave none."""
+    return min(passage.ranks.values(), default=0)
 
 
 def _window(terms: Sequence[set[str]], i: int) -> set[str]:
