@@ -24,8 +24,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import platform
 import random
 import statistics
 import time
@@ -36,6 +34,7 @@ from pathlib import Path
 import numpy as np
 import psycopg
 
+from services.bench.machine import machine, percentile
 from services.common.engines.embedders import Embedder, normalise
 from services.common.ids import sha256_hex
 from services.common.materials import Chunk, NewMaterial, enroll, ensure_subject, store_material
@@ -140,11 +139,6 @@ def query_plan(n_questions: int, n_queries: int, seed: int) -> list[tuple[int, i
     ]
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
-
-
 def _latency(
     conn: psycopg.Connection,
     corpus: Corpus,
@@ -175,7 +169,7 @@ def _latency(
     return {
         "queries": len(plan),
         "p50_ms": round(statistics.median(timings), 2),
-        "p95_ms": round(percentile(timings, 0.95), 2),
+        "p95_ms": round(percentile(timings, 95), 2),
         "mean_ms": round(statistics.fmean(timings), 2),
         "qps": round(len(plan) / wall, 1),
         "vector_paths": paths,
@@ -236,19 +230,9 @@ def _recall(conn: psycopg.Connection, corpus: Corpus, plan: list[tuple[int, int]
 
 
 def machine_info(conn: psycopg.Connection) -> dict:
-    model = ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+    """The machine, plus the database versions the figures depend on."""
     return {
-        "cpu_count": os.cpu_count(),
-        "cpu_model": model,
-        "python": platform.python_version(),
-        "platform": platform.platform(),
+        **machine(),
         "postgres": conn.execute("SELECT version()").fetchone()[0],
         "pgvector": conn.execute(
             "SELECT extversion FROM pg_extension WHERE extname = 'vector'"
@@ -302,7 +286,6 @@ def run_bench(
         "hybrid_k20_one_connection runs them one after the other",
         "vector_recall_vs_exact": recall,
         "machine": machine_info(conn),
-        "when": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
 
 

@@ -287,15 +287,22 @@ def _search(
     lists: dict[str, list[Hit]] = {}
     wants_vector = query.mode in ("hybrid", "vector") and query_vector is not None
 
-    def run_dense(on: psycopg.Connection) -> DenseResult:
-        return vector_search(on, scope, query_vector, depth, eligible, exact_scan_max=exact_scan_max)
-
-    with ThreadPoolExecutor(1) as aside:  # each retriever copies scope.params: nothing shared is written
-        pending = aside.submit(run_dense, vector_conn) if wants_vector and vector_conn else None
+    def run_bm25() -> None:
         if query.mode in ("hybrid", "bm25"):
             terms = query_term_counts(_lexical_texts(query))
             lists["bm25"] = bm25_search(conn, scope, query.subject_id, query.user_id, terms, depth)
-        dense = pending.result() if pending else run_dense(conn) if wants_vector else None
+
+    def run_dense(on: psycopg.Connection) -> DenseResult:
+        return vector_search(on, scope, query_vector, depth, eligible, exact_scan_max=exact_scan_max)
+
+    if wants_vector and vector_conn is not None:
+        with ThreadPoolExecutor(1) as aside:  # each retriever copies scope.params: nothing shared is written
+            pending = aside.submit(run_dense, vector_conn)
+            run_bm25()
+            dense = pending.result()
+    else:
+        run_bm25()
+        dense = run_dense(conn) if wants_vector else None
     if dense is not None:
         lists["vector"] = dense.hits
         outcome.vector_path, outcome.ef_search = dense.path, dense.ef_search
