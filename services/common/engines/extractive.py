@@ -5,7 +5,9 @@
   IDF-weighted coverage of the task's terms (plus Japanese character bigrams,
   plus embedding similarity when an embedder is given). A task is satisfied
   only when its best passage covers most of the weight of the task's key
-  terms: sharing common words with the materials is not enough.
+  terms: sharing common words with the materials is not enough. Evidence is
+  each task's best-scored passages, plus the search's own first candidates
+  (overall and per retriever) when they mention the task.
 - answer: quotes the best sentences of the evidence verbatim, cites them [n],
   and says that it is an extractive answer.
 - review: keeps only claims whose cited passage contains the quoted text
