@@ -169,22 +169,21 @@ class Runs:
         self.latencies: list[float] = []
         self.iterations: list[int] = []
         self.p50s: list[float] = []
-        self.completed = self.wall = 0.0
+        self.wall = 0.0
 
     def add(self, latencies: list[float], iterations: list[int], wall: float) -> None:
         self.latencies += latencies
         self.iterations += iterations
         self.p50s.append(percentile(latencies, 50))
-        self.completed += len(latencies)
         self.wall += wall
 
     def summary(self) -> dict:
         return {
-            "completed": int(self.completed),
+            "completed": len(self.latencies),
             "latency_ms": {"p50": round(percentile(self.latencies, 50), 1),
                            "p95": round(percentile(self.latencies, 95), 1)},
             "p50_per_round_ms": [round(p, 1) for p in self.p50s],
-            "sessions_per_s": round(self.completed / self.wall, 2) if self.wall else None,
+            "sessions_per_s": round(len(self.latencies) / self.wall, 2) if self.wall else None,
             "mean_iterations": round(statistics.mean(self.iterations), 2) if self.iterations else None,
         }
 
