@@ -22,7 +22,6 @@ neighbours), and whether exactly k rows came back whenever >= k were eligible.
 
 from __future__ import annotations
 
-import json
 import logging
 import random
 import statistics
@@ -35,6 +34,7 @@ import numpy as np
 import psycopg
 
 from services.bench.machine import machine, percentile
+from services.bench.machine import write_report as machine_report
 from services.common.engines.embedders import Embedder, normalise
 from services.common.ids import sha256_hex
 from services.common.materials import Chunk, NewMaterial, enroll, ensure_subject, store_material
@@ -290,7 +290,7 @@ def run_bench(
 
 
 def write_report(report: dict, directory: Path) -> Path:
-    directory.mkdir(parents=True, exist_ok=True)
+    """One file per run: earlier runs stay for comparison."""
     path = directory / f"search-{time.strftime('%Y%m%dT%H%M%S')}.json"
-    path.write_text(json.dumps(report, ensure_ascii=False, indent=2), encoding="utf-8")
+    machine_report(str(path), report)  # the report's own "machine" (with the DB versions) wins
     return path
