@@ -11,13 +11,19 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterator
 
-from services.common.engines.llm import LLMEngine
 from services.common.events import (
-    AnswerEvent, Evaluation, LoopState, QuestionAsked, SearchRequest, SearchResult, SessionState,
+    AnswerEvent,
+    Evaluation,
+    LoopState,
+    QuestionAsked,
+    SearchRequest,
+    SearchResult,
+    SessionState,
 )
 from services.common.kafka_io import Emit, now_ms
 from services.librarian import stages as librarian
 from services.professor import stages as professor
+from services.reasoning.llm import LLMEngine
 from services.searcher.stages import Search, search_step
 from topics.registry import ANSWERS, EVALUATIONS, SEARCH_REQUESTS, SEARCH_RESULTS, SEARCH_SESSIONS
 
@@ -25,8 +31,13 @@ Record = Callable[[professor.SessionRecord], None]
 
 
 class DirectLoop:
-    def __init__(self, engine: LLMEngine, search: Search, record: Record | None = None,
-                 check_scope: Callable[[QuestionAsked], None] | None = None):
+    def __init__(
+        self,
+        engine: LLMEngine,
+        search: Search,
+        record: Record | None = None,
+        check_scope: Callable[[QuestionAsked], None] | None = None,
+    ):
         self.engine, self.search = engine, search
         self.record = record or (lambda _r: None)
         self.check_scope = check_scope or (lambda _q: None)
@@ -53,7 +64,9 @@ class DirectLoop:
                 yield event
             elif topic is SEARCH_REQUESTS:
                 assert isinstance(event, SearchRequest)
-                state, out = search_step(event, self.sessions.get(event.session_id), self.search, now_ms())
+                state, out = search_step(
+                    event, self.sessions.get(event.session_id), self.search, now_ms()
+                )
                 if state is not None:
                     self.sessions[event.session_id] = state
                 queue.extend(out)

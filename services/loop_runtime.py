@@ -6,9 +6,6 @@ import uuid
 from collections.abc import Callable
 
 from services.common import db
-from services.common.engines import make_llm
-from services.common.engines.embedders import Embedder, make_embedder
-from services.common.engines.llm import LLMEngine
 from services.common.errors import NotEnrolled
 from services.common.events import QuestionAsked
 from services.common.kafka_io import now_ms
@@ -16,14 +13,26 @@ from services.common.materials import require_enrolled
 from services.direct import DirectLoop
 from services.professor.settings import ProfessorSettings
 from services.professor.store import save_session
+from services.reasoning import make_embedder, make_llm
+from services.reasoning.embedders import Embedder
+from services.reasoning.llm import LLMEngine
 from services.searcher.app import physical_search
 
 
-def question_event(subject: str, user: str, question: str, max_iterations: int | None = None,
-                   timeout_s: float | None = None) -> QuestionAsked:
+def question_event(
+    subject: str,
+    user: str,
+    question: str,
+    max_iterations: int | None = None,
+    timeout_s: float | None = None,
+) -> QuestionAsked:
     return QuestionAsked(
-        session_id=str(uuid.uuid4()), subject_id=subject, user_id=user, question=question,
-        asked_at_ms=now_ms(), max_iterations=max_iterations,
+        session_id=str(uuid.uuid4()),
+        subject_id=subject,
+        user_id=user,
+        question=question,
+        asked_at_ms=now_ms(),
+        max_iterations=max_iterations,
         timeout_ms=int(timeout_s * 1000) if timeout_s else None,
     )
 

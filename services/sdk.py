@@ -1,10 +1,10 @@
 """Python SDK for producers: publish IngestJob and QuestionAsked events, follow answers.
 
-    from services.sdk import Client
-    client = Client()
-    session_id = client.ask("stats-101", "alice", "What is a p-value?")
-    for event in client.follow(session_id):
-        ...
+from services.sdk import Client
+client = Client()
+session_id = client.ask("stats-101", "alice", "What is a p-value?")
+for event in client.follow(session_id):
+    ...
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from pathlib import Path
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from confluent_kafka import TopicPartition
@@ -55,8 +55,16 @@ class Client:
     ) -> IngestJob:
         """Upload an original to object storage; return the IngestJob that would ingest it."""
         path = Path(path)
-        return self.upload_bytes(path.read_bytes(), path.name, subject_id, user_id, title=title,
-                                 visibility=visibility, storage=storage, blobs=blobs)
+        return self.upload_bytes(
+            path.read_bytes(),
+            path.name,
+            subject_id,
+            user_id,
+            title=title,
+            visibility=visibility,
+            storage=storage,
+            blobs=blobs,
+        )
 
     def upload_bytes(
         self,
@@ -83,14 +91,23 @@ class Client:
         mime = mimetypes.guess_type(filename)[0] or "application/octet-stream"
         uri = blobs.put(data, subject_id, filename, mime)
         return IngestJob(
-            job_id=str(uuid.uuid4()), idempotency_key=ingest_key(subject_id, data),
-            subject_id=subject_id, user_id=user_id, blob_uri=uri, filename=filename,
-            mime_type=mime, sha256=sha256_hex(data), size_bytes=len(data),
-            submitted_at_ms=now_ms(), title=title, visibility=visibility,
+            job_id=str(uuid.uuid4()),
+            idempotency_key=ingest_key(subject_id, data),
+            subject_id=subject_id,
+            user_id=user_id,
+            blob_uri=uri,
+            filename=filename,
+            mime_type=mime,
+            sha256=sha256_hex(data),
+            size_bytes=len(data),
+            submitted_at_ms=now_ms(),
+            title=title,
+            visibility=visibility,
         )
 
-    def upload_and_ingest(self, path: Path, subject_id: str, user_id: str, *, flush: bool = True,
-                          **options) -> IngestJob:
+    def upload_and_ingest(
+        self, path: Path, subject_id: str, user_id: str, *, flush: bool = True, **options
+    ) -> IngestJob:
         """Upload an original, then publish its IngestJob (options as for ``upload``)."""
         job = self.upload(path, subject_id, user_id, **options)
         self.publish_ingest_job(job, flush=flush)
@@ -111,11 +128,18 @@ class Client:
         if not question:
             raise ValueError("the question is empty")
         if len(question) > MAX_QUESTION_CHARS:
-            raise ValueError(f"the question has {len(question)} characters; at most {MAX_QUESTION_CHARS}")
+            raise ValueError(
+                f"the question has {len(question)} characters; at most {MAX_QUESTION_CHARS}"
+            )
         session_id = session_id or str(uuid.uuid4())
         event = QuestionAsked(
-            session_id=session_id, subject_id=subject_id, user_id=user_id, question=question,
-            asked_at_ms=now_ms(), max_iterations=max_iterations, timeout_ms=timeout_ms,
+            session_id=session_id,
+            subject_id=subject_id,
+            user_id=user_id,
+            question=question,
+            asked_at_ms=now_ms(),
+            max_iterations=max_iterations,
+            timeout_ms=timeout_ms,
         )
         self.publisher.publish(QUESTIONS, session_id, event)
         self.publisher.flush()
@@ -147,9 +171,11 @@ class Client:
         try:
             partitions = consumer.list_topics(topic, timeout=10).topics[topic].partitions
             start = now_ms() - 10 * 60 * 1000
-            consumer.assign(consumer.offsets_for_times(
-                [TopicPartition(topic, p, start) for p in partitions], timeout=10
-            ))
+            consumer.assign(
+                consumer.offsets_for_times(
+                    [TopicPartition(topic, p, start) for p in partitions], timeout=10
+                )
+            )
             deadline = time.monotonic() + timeout
             while pending and time.monotonic() < deadline:
                 if stop is not None and stop.is_set():

@@ -41,7 +41,9 @@ def admin_client(settings: KafkaSettings) -> AdminClient:
     return AdminClient({"bootstrap.servers": settings.kafka_bootstrap_servers})
 
 
-def plan_changes(admin: AdminClient, prefix: str, specs: tuple[TopicSpec, ...] = ALL_TOPICS) -> list[Change]:
+def plan_changes(
+    admin: AdminClient, prefix: str, specs: tuple[TopicSpec, ...] = ALL_TOPICS
+) -> list[Change]:
     existing = admin.list_topics(timeout=15).topics
     changes: list[Change] = []
     present = []
@@ -65,31 +67,46 @@ def plan_changes(admin: AdminClient, prefix: str, specs: tuple[TopicSpec, ...] =
             current = {k: v.value for k, v in described[resource].result(timeout=15).items()}
             drift = {k: v for k, v in spec.configs.items() if current.get(k) != v}
             if drift:
-                changes.append(Change(name, "config", ", ".join(f"{k}={v}" for k, v in drift.items())))
+                changes.append(
+                    Change(name, "config", ", ".join(f"{k}={v}" for k, v in drift.items()))
+                )
     return changes
 
 
-def apply_topics(settings: KafkaSettings, specs: tuple[TopicSpec, ...] = ALL_TOPICS) -> list[Change]:
+def apply_topics(
+    settings: KafkaSettings, specs: tuple[TopicSpec, ...] = ALL_TOPICS
+) -> list[Change]:
     """Apply the registry to the broker; return the changes made (empty when in sync)."""
     admin = admin_client(settings)
     prefix = settings.eduanima_topic_prefix
     changes = plan_changes(admin, prefix, specs)
     by_name = {prefix + s.name: s for s in specs}
     creates = [
-        NewTopic(c.topic, num_partitions=by_name[c.topic].partitions, replication_factor=1,
-                 config=by_name[c.topic].configs)
-        for c in changes if c.action == "create"
+        NewTopic(
+            c.topic,
+            num_partitions=by_name[c.topic].partitions,
+            replication_factor=1,
+            config=by_name[c.topic].configs,
+        )
+        for c in changes
+        if c.action == "create"
     ]
-    grows = [NewPartitions(c.topic, by_name[c.topic].partitions) for c in changes if c.action == "partitions"]
+    grows = [
+        NewPartitions(c.topic, by_name[c.topic].partitions)
+        for c in changes
+        if c.action == "partitions"
+    ]
     configs = [
         ConfigResource(
-            ConfigResource.Type.TOPIC, c.topic,
+            ConfigResource.Type.TOPIC,
+            c.topic,
             incremental_configs=[
                 ConfigEntry(k, v, incremental_operation=AlterConfigOpType.SET)
                 for k, v in by_name[c.topic].configs.items()
             ],
         )
-        for c in changes if c.action == "config"
+        for c in changes
+        if c.action == "config"
     ]
     for futures in (
         admin.create_topics(creates) if creates else {},

@@ -55,8 +55,14 @@ ANSWERS = TopicSpec("answers", 6, "AnswerEvent", "session_id", retention_ms=3 * 
 SEARCH_SESSIONS = TopicSpec("search.sessions", 6, "SessionState", "session_id", compacted=True)
 
 STREAMS = (
-    INGEST_JOBS, CHUNKS_STORED, QUESTIONS, SEARCH_REQUESTS,
-    SEARCH_RESULTS, EVALUATIONS, ANSWERS, SEARCH_SESSIONS,
+    INGEST_JOBS,
+    CHUNKS_STORED,
+    QUESTIONS,
+    SEARCH_REQUESTS,
+    SEARCH_RESULTS,
+    EVALUATIONS,
+    ANSWERS,
+    SEARCH_SESSIONS,
 )
 ALL_TOPICS: tuple[TopicSpec, ...] = STREAMS + tuple(dlq_spec(s) for s in STREAMS if s.has_dlq)
 

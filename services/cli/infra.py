@@ -1,4 +1,4 @@
-"""``eduanima up|down|status``, ``topics apply``, ``db migrate``, ``bench kafka``."""
+"""``eduanima up|down|status``, ``topics apply``, ``db migrate``."""
 
 from __future__ import annotations
 
@@ -7,15 +7,17 @@ import typer
 from services.cli.common import console, friendly_errors
 
 
-def register(app: typer.Typer, bench_app: typer.Typer) -> None:
-    topics_app = typer.Typer(help="Kafka topics as code (topics/registry.py).", no_args_is_help=True)
+def register(app: typer.Typer) -> None:
+    topics_app = typer.Typer(
+        help="Kafka topics as code (topics/registry.py).", no_args_is_help=True
+    )
     db_app = typer.Typer(help="PostgreSQL schema.", no_args_is_help=True)
     app.add_typer(topics_app, name="topics")
     app.add_typer(db_app, name="db")
 
     @app.command()
     def up() -> None:
-        """Start the local Kafka, PostgreSQL+pgvector and GCS emulator (idempotent), then apply topics and migrations."""
+        """Start local Kafka, PostgreSQL+pgvector, GCS emulator; apply topics and migrations."""
         from deploy.local import LocalDeployError, LocalDeploySettings
         from deploy.local import up as start
 
@@ -79,14 +81,3 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         with friendly_errors():
             applied = run_migrations(DatabaseSettings())
         console.print(f"db: {', '.join(applied) if applied else 'up to date'}")
-
-    @bench_app.command("kafka")
-    def bench_kafka(
-        events: int = typer.Option(100_000, help="Events for the throughput run."),
-        latency_samples: int = typer.Option(500, help="Single-event round trips for latency."),
-        out: str = typer.Option("bench-results/kafka.json", help="Where to write the JSON."),
-    ) -> None:
-        """Avro produce→consume throughput and single-event latency p50/p99 on loopback."""
-        from services.bench.kafka import run_kafka_bench
-
-        run_kafka_bench(events, latency_samples, out)

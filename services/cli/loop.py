@@ -1,4 +1,4 @@
-"""``eduanima run``, ``ask``, ``replay``, ``dlq``, ``eval answers``, ``bench loop``."""
+"""``eduanima run``, ``ask``, ``replay``, ``dlq``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import socket
 import subprocess
 import sys
 import time
-from typing import Optional
+from typing import Annotated
 
 import typer
 
@@ -44,24 +44,35 @@ def render(event, as_json: bool) -> None:
     else:
         sys.stdout.write("\n")
         if event.status != "ANSWERED" and not event.citations:
-            console.print(f"[yellow]{event.status}[/yellow]: {event.answer}" if event.status == "FAILED" else "")
+            console.print(
+                f"[yellow]{event.status}[/yellow]: {event.answer}"
+                if event.status == "FAILED"
+                else ""
+            )
         for c in event.citations:
             page = f" p.{c.page}" if c.page is not None else ""
             sys.stdout.write(f"[{c.n}] {c.title}{page} — “{c.snippet[:120]}”\n")
         console.print(
-            f"[bold]{event.status}[/bold] after {event.iterations} iteration(s) ({event.stop_reason})"
+            f"[bold]{event.status}[/bold] after {event.iterations} iteration(s)"
+            f" ({event.stop_reason})"
         )
 
 
-def register(app: typer.Typer, bench_app: typer.Typer, eval_app: typer.Typer) -> None:
-    dlq_app = typer.Typer(help="Dead-letter topics: list what failed, replay it after a fix.",
-                          no_args_is_help=True)
+def register(app: typer.Typer) -> None:
+    dlq_app = typer.Typer(
+        help="Dead-letter topics: list what failed, replay it after a fix.", no_args_is_help=True
+    )
     app.add_typer(dlq_app, name="dlq")
 
     @app.command()
     def run(
-        services: Optional[list[str]] = typer.Argument(None, help=f"Any of {', '.join(SERVICES)}; default all."),
-        instances: int = typer.Option(1, min=1, help="Processes per service (they share its partitions)."),
+        services: Annotated[
+            list[str] | None,
+            typer.Argument(help=f"Any of {', '.join(SERVICES)}; default all."),
+        ] = None,
+        instances: int = typer.Option(
+            1, min=1, help="Processes per service (they share its partitions)."
+        ),
     ) -> None:
         """Run services, each process its own consumer-group member, until Ctrl-C."""
         chosen = services or list(SERVICES)
@@ -72,9 +83,12 @@ def register(app: typer.Typer, bench_app: typer.Typer, eval_app: typer.Typer) ->
         host = socket.gethostname()
         # one name per process, the same on every run: see KafkaSettings.instance_id
         procs = [
-            subprocess.Popen([sys.executable, "-m", f"services.{name}"],
-                             env={**os.environ, "INSTANCE_ID": f"{host}-{i}"} if instances > 1 else None)
-            for name in chosen for i in range(instances)
+            subprocess.Popen(
+                [sys.executable, "-m", f"services.{name}"],
+                env={**os.environ, "INSTANCE_ID": f"{host}-{i}"} if instances > 1 else None,
+            )
+            for name in chosen
+            for i in range(instances)
         ]
         console.print(f"running {', '.join(chosen)} ({len(procs)} process(es)); Ctrl-C stops")
 
@@ -100,11 +114,19 @@ def register(app: typer.Typer, bench_app: typer.Typer, eval_app: typer.Typer) ->
         question: str = typer.Argument(..., help="The question, in Japanese or English."),
         subject: str = typer.Option(..., "--subject", help="Subject (course) id."),
         user: str = typer.Option(..., "--user", help="The asking user; must be enrolled."),
-        follow: bool = typer.Option(True, "--follow/--no-follow", help="Stream progress and the answer."),
+        follow: bool = typer.Option(
+            True, "--follow/--no-follow", help="Stream progress and the answer."
+        ),
         as_json: bool = typer.Option(False, "--json", help="Print only the final event, as JSON."),
-        timeout: float = typer.Option(120.0, "--timeout", help="Seconds to wait for the final answer."),
-        direct: bool = typer.Option(False, "--direct", help="Run the loop in this process, without Kafka."),
-        max_iterations: Optional[int] = typer.Option(None, help="At most this many search iterations (≤ 5)."),
+        timeout: float = typer.Option(
+            120.0, "--timeout", help="Seconds to wait for the final answer."
+        ),
+        direct: bool = typer.Option(
+            False, "--direct", help="Run the loop in this process, without Kafka."
+        ),
+        max_iterations: int | None = typer.Option(
+            None, help="At most this many search iterations (≤ 5)."
+        ),
     ) -> None:
         """Ask a question and stream the cited answer."""
         if direct:
@@ -114,7 +136,9 @@ def register(app: typer.Typer, bench_app: typer.Typer, eval_app: typer.Typer) ->
                 loop, close = direct_loop()
                 try:
                     event = None
-                    for event in loop.events(question_event(subject, user, question, max_iterations, timeout)):
+                    for event in loop.events(
+                        question_event(subject, user, question, max_iterations, timeout)
+                    ):
                         render(event, as_json)
                 finally:
                     close()
@@ -125,8 +149,13 @@ def register(app: typer.Typer, bench_app: typer.Typer, eval_app: typer.Typer) ->
 
         client = Client()
         try:
-            session_id = client.ask(subject, user, question, max_iterations=max_iterations,
-                                    timeout_ms=int(timeout * 1000))
+            session_id = client.ask(
+                subject,
+                user,
+                question,
+                max_iterations=max_iterations,
+                timeout_ms=int(timeout * 1000),
+            )
         except ValueError as exc:
             console.print(f"[red]error:[/red] {exc}")
             raise typer.Exit(2) from exc
@@ -149,10 +178,14 @@ def register(app: typer.Typer, bench_app: typer.Typer, eval_app: typer.Typer) ->
     def replay(
         session_id: str = typer.Argument(..., help="The session to trace."),
         as_json: bool = typer.Option(False, "--json", help="One JSON object per message."),
-        check: bool = typer.Option(False, "--check", help="Re-run the pure stages on the recorded inputs and compare decisions."),
+        check: bool = typer.Option(
+            False,
+            "--check",
+            help="Re-run the pure stages on the recorded inputs and compare decisions.",
+        ),
     ) -> None:
         """Every message of one session, across all loop topics, in order."""
-        from services.replay import check_decisions, session_messages
+        from tools.replay import check_decisions, session_messages
 
         messages = session_messages(session_id)
         if not messages:
@@ -173,11 +206,13 @@ def register(app: typer.Typer, bench_app: typer.Typer, eval_app: typer.Typer) ->
 
     @dlq_app.command("list")
     def dlq_list(
-        topic: Optional[str] = typer.Argument(None, help="Source topic, e.g. ingest.jobs; default all."),
+        topic: str | None = typer.Argument(
+            None, help="Source topic, e.g. ingest.jobs; default all."
+        ),
         as_json: bool = typer.Option(False, "--json"),
     ) -> None:
         """Dead letters with their error headers."""
-        from services.replay import dead_letters
+        from tools.replay import dead_letters
 
         rows = dead_letters(topic)
         for row in rows:
@@ -187,7 +222,8 @@ def register(app: typer.Typer, bench_app: typer.Typer, eval_app: typer.Typer) ->
                 console.print(
                     f"{row['dlq']}[{row['partition']}]@{row['offset']} key={row['key']} "
                     f"{row['headers'].get('error.class')}: {row['headers'].get('error.message')}",
-                    markup=False, highlight=False,
+                    markup=False,
+                    highlight=False,
                 )
         console.print(f"{len(rows)} dead letter(s)")
 
@@ -196,32 +232,7 @@ def register(app: typer.Typer, bench_app: typer.Typer, eval_app: typer.Typer) ->
         topic: str = typer.Argument(..., help="Source topic whose dead letters go back to it."),
     ) -> None:
         """Re-publish dead letters to their source topic (after a fix), original bytes and key."""
-        from services.replay import replay_dead_letters
+        from tools.replay import replay_dead_letters
 
         count = replay_dead_letters(topic)
         console.print(f"re-published {count} message(s) to {topic}")
-
-    @eval_app.command("answers")
-    def eval_answers(
-        dataset: str = typer.Option(..., "--dataset", help="Folder with corpus.jsonl and queries.jsonl."),
-        limit: int = typer.Option(0, help="Only the first N queries (0 = all)."),
-        as_json: bool = typer.Option(False, "--json"),
-        out: str = typer.Option("bench-results/eval-answers.json", help="Where to write the JSON report."),
-    ) -> None:
-        """Run the whole loop per query; share of final evidence holding the gold paragraph, of answers holding a gold string."""
-        from services.evaluation.answers import run_answer_eval
-
-        report = run_answer_eval(dataset, limit=limit, out=out)
-        if as_json:
-            print_json(report)
-
-    @bench_app.command("loop")
-    def bench_loop(
-        questions: int = typer.Option(50, help="Concurrent questions."),
-        rounds: int = typer.Option(3, min=1, help="Alternating Kafka and --direct rounds (noise evens out)."),
-        out: str = typer.Option("bench-results/loop.json"),
-    ) -> None:
-        """The same questions through Kafka and --direct in one run: latency p50/p95, sessions/s, ratio."""
-        from services.bench.loop import run_loop_bench
-
-        run_loop_bench(questions, out, rounds=rounds)

@@ -1,8 +1,9 @@
-"""``eduanima subject create|enroll``, ``ingest``, ``bench ingest``."""
+"""``eduanima subject create|enroll``, ``ingest``."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 import typer
 from rich.progress import Progress
@@ -10,7 +11,19 @@ from rich.table import Table
 
 from services.cli.common import console, friendly_errors
 
-SUPPORTED = {".md", ".markdown", ".txt", ".html", ".htm", ".pdf", ".csv", ".jsonl", ".png", ".jpg", ".jpeg"}
+SUPPORTED = {
+    ".md",
+    ".markdown",
+    ".txt",
+    ".html",
+    ".htm",
+    ".pdf",
+    ".csv",
+    ".jsonl",
+    ".png",
+    ".jpg",
+    ".jpeg",
+}
 
 
 def expand(paths: list[Path]) -> list[Path]:
@@ -18,7 +31,9 @@ def expand(paths: list[Path]) -> list[Path]:
     files: list[Path] = []
     for path in paths:
         if path.is_dir():
-            files.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUPPORTED))
+            files.extend(
+                sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUPPORTED)
+            )
         elif path.is_file():
             files.append(path)
         else:
@@ -27,8 +42,10 @@ def expand(paths: list[Path]) -> list[Path]:
     return files
 
 
-def register(app: typer.Typer, bench_app: typer.Typer) -> None:
-    subject_app = typer.Typer(help="Subjects (courses) and who is enrolled in them.", no_args_is_help=True)
+def register(app: typer.Typer) -> None:
+    subject_app = typer.Typer(
+        help="Subjects (courses) and who is enrolled in them.", no_args_is_help=True
+    )
     app.add_typer(subject_app, name="subject")
 
     def _connect():
@@ -66,12 +83,16 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
 
     @app.command()
     def ingest(
-        paths: list[Path] = typer.Argument(..., help="Files or folders of course materials."),
+        paths: Annotated[list[Path], typer.Argument(help="Files or folders of course materials.")],
         subject: str = typer.Option(..., "--subject", help="Subject id; must exist."),
         user: str = typer.Option(..., "--user", help="Uploading user; must be enrolled."),
-        title: str = typer.Option("", "--title", help="Title (single file only; default: from the file)."),
+        title: str = typer.Option(
+            "", "--title", help="Title (single file only; default: from the file)."
+        ),
         visibility: str = typer.Option("subject", "--visibility", help="subject or private."),
-        wait: bool = typer.Option(False, "--wait", help="Wait for each job's outcome and print a table."),
+        wait: bool = typer.Option(
+            False, "--wait", help="Wait for each job's outcome and print a table."
+        ),
         timeout: float = typer.Option(600.0, help="Seconds to wait with --wait."),
     ) -> None:
         """Upload originals to storage and publish one IngestJob each."""
@@ -86,8 +107,11 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         with friendly_errors(), Progress(console=console) as progress:
             task = progress.add_task("uploading", total=len(files))
             for path in files:
-                jobs.append(client.upload_and_ingest(path, subject, user, title=title,
-                                                     visibility=visibility, flush=False))
+                jobs.append(
+                    client.upload_and_ingest(
+                        path, subject, user, title=title, visibility=visibility, flush=False
+                    )
+                )
                 progress.advance(task)
             client.publisher.flush()
         console.print(f"published {len(jobs)} ingest job(s)")
@@ -100,22 +124,20 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             try:
                 for outcome in client.wait_for_ingest({j.idempotency_key for j in jobs}, timeout):
                     failed += outcome.status == "FAILED"
-                    table.add_row(outcome.filename, outcome.status, str(outcome.chunk_count),
-                                  str(outcome.version), str(outcome.duration_ms), outcome.error or "")
+                    table.add_row(
+                        outcome.filename,
+                        outcome.status,
+                        str(outcome.chunk_count),
+                        str(outcome.version),
+                        str(outcome.duration_ms),
+                        outcome.error or "",
+                    )
                     progress.advance(task)
             except TimeoutError as exc:
-                console.print(f"[red]error:[/red] {exc} — is the ingestor running (`eduanima run ingestor`)?")
+                console.print(
+                    f"[red]error:[/red] {exc} — is the ingestor running (`eduanima run ingestor`)?"
+                )
                 raise typer.Exit(4) from exc
         console.print(table)
         if failed:
             raise typer.Exit(1)
-
-    @bench_app.command("ingest")
-    def bench_ingest(
-        dataset: Path = typer.Option(Path("../shared/eval/jsquad_ja"), help="Folder with corpus.jsonl."),
-        out: str = typer.Option("bench-results/ingest.json"),
-    ) -> None:
-        """The same corpus through Kafka and in-process (same parse+embed+insert): chunks/s and ratio."""
-        from services.bench.ingest import run_ingest_bench
-
-        run_ingest_bench(dataset, out)

@@ -98,7 +98,12 @@ class AvroCodec:
         return _header(name) + body.getvalue()
 
     def decode(
-        self, cls: type[E], data: bytes | None, topic: str = "?", partition: int = -1, offset: int = -1
+        self,
+        cls: type[E],
+        data: bytes | None,
+        topic: str = "?",
+        partition: int = -1,
+        offset: int = -1,
     ) -> E:
         """Bytes → event of type ``cls``; anything else raises AvroDecodeError with the position."""
 

@@ -225,8 +225,14 @@ class SessionState:
 EVENT_TYPES: dict[str, type] = {
     cls.__name__: cls
     for cls in (
-        IngestJob, ChunksStored, QuestionAsked, SearchRequest, SearchResult,
-        Evaluation, AnswerEvent, SessionState,
+        IngestJob,
+        ChunksStored,
+        QuestionAsked,
+        SearchRequest,
+        SearchResult,
+        Evaluation,
+        AnswerEvent,
+        SessionState,
     )
 }
 
@@ -248,7 +254,9 @@ def _field_hints(cls: type) -> tuple[tuple[str, Any], ...]:
 
 def from_record(cls: type[E], record: dict[str, Any]) -> E:
     """Avro dict → dataclass, recursively, using the dataclass's type hints."""
-    kwargs = {name: _convert(hint, record[name]) for name, hint in _field_hints(cls) if name in record}
+    kwargs = {
+        name: _convert(hint, record[name]) for name, hint in _field_hints(cls) if name in record
+    }
     return cls(**kwargs)
 
 

@@ -30,15 +30,21 @@ E = TypeVar("E")
 
 CONSUMED = Counter("eduanima_consumed_total", "Messages consumed", ["topic", "stage"])
 PRODUCED = Counter("eduanima_produced_total", "Messages produced", ["topic"])
-DEAD_LETTERED = Counter("eduanima_dead_lettered_total", "Messages sent to a DLQ", ["topic", "stage"])
+DEAD_LETTERED = Counter(
+    "eduanima_dead_lettered_total", "Messages sent to a DLQ", ["topic", "stage"]
+)
 
 
 def codec_for(settings: KafkaSettings) -> AvroCodec:
-    registry = SchemaRegistry(settings.schema_registry_url) if settings.schema_registry_url else None
+    registry = (
+        SchemaRegistry(settings.schema_registry_url) if settings.schema_registry_url else None
+    )
     return AvroCodec(registry)
 
 
-def make_producer(settings: KafkaSettings, *, transactional_id: str | None = None, **extra: Any) -> Producer:
+def make_producer(
+    settings: KafkaSettings, *, transactional_id: str | None = None, **extra: Any
+) -> Producer:
     config: dict[str, Any] = {
         "bootstrap.servers": settings.kafka_bootstrap_servers,
         "enable.idempotence": True,
@@ -54,21 +60,25 @@ def make_producer(settings: KafkaSettings, *, transactional_id: str | None = Non
 
 
 def make_consumer(settings: KafkaSettings, group_id: str, **extra: Any) -> Consumer:
-    return Consumer({
-        "bootstrap.servers": settings.kafka_bootstrap_servers,
-        "group.id": group_id,
-        "enable.auto.commit": False,
-        "auto.offset.reset": "earliest",
-        # never see outputs of transactions that a crashed stage aborted
-        "isolation.level": "read_committed",
-        "group.protocol": "classic",
-        "max.poll.interval.ms": 900_000,
-        **extra,
-    })
+    return Consumer(
+        {
+            "bootstrap.servers": settings.kafka_bootstrap_servers,
+            "group.id": group_id,
+            "enable.auto.commit": False,
+            "auto.offset.reset": "earliest",
+            # never see outputs of transactions that a crashed stage aborted
+            "isolation.level": "read_committed",
+            "group.protocol": "classic",
+            "max.poll.interval.ms": 900_000,
+            **extra,
+        }
+    )
 
 
 def read_to_end(
-    consumer: Consumer, topic: str, partitions: Iterable[int] | None = None,
+    consumer: Consumer,
+    topic: str,
+    partitions: Iterable[int] | None = None,
     give_up_after_s: float | None = None,
 ) -> Iterator[Message]:
     """Every committed message of a topic's partitions (default: all), from the start to
@@ -108,7 +118,8 @@ def read_to_end(
 
 
 class Rejected(InvalidInput):
-    """Bad input that still deserves an answer: the emits are published, then the message is dead-lettered."""
+    """Bad input that still deserves an answer: the emits are published, then the message
+    is dead-lettered."""
 
     def __init__(self, message: str, emits: list[Emit]):
         super().__init__(message)
@@ -162,7 +173,8 @@ class StageRunner(Generic[E]):
         self.prefix = settings.eduanima_topic_prefix
         self.codec = codec_for(settings)
         self.consumer = make_consumer(settings, self.prefix + group_id)
-        # Stable across restarts: init_transactions then aborts what a crashed predecessor left open.
+        # Stable across restarts: init_transactions then aborts what a crashed predecessor
+        # left open.
         self.transactional_id = f"{self.prefix}{stage}-{settings.instance_id}"
         self.producer = make_producer(settings, transactional_id=self.transactional_id)
         self._on_assign = on_assign
@@ -179,11 +191,17 @@ class StageRunner(Generic[E]):
 
     def _dead_letter(self, msg: Message, exc: BaseException) -> None:
         logger.warning(
-            "dead-lettering %s[%s]@%s in %s: %s", msg.topic(), msg.partition(), msg.offset(),
-            self.stage, exc,
+            "dead-lettering %s[%s]@%s in %s: %s",
+            msg.topic(),
+            msg.partition(),
+            msg.offset(),
+            self.stage,
+            exc,
         )
         self.producer.produce(
-            dlq_name(self.source, self.prefix), key=msg.key(), value=msg.value(),
+            dlq_name(self.source, self.prefix),
+            key=msg.key(),
+            value=msg.value(),
             headers=dead_letter_headers(msg, exc, self.stage),
         )
         DEAD_LETTERED.labels(msg.topic(), self.stage).inc()
@@ -232,7 +250,8 @@ class StageRunner(Generic[E]):
                     if exc.args[0].code() in (KafkaError._FENCED, KafkaError.PRODUCER_FENCED):
                         raise RuntimeError(
                             f"stage {self.stage}: another instance took over transactional id "
-                            f"{self.transactional_id}; give each running instance its own INSTANCE_ID"
+                            f"{self.transactional_id}; give each running instance its own "
+                            "INSTANCE_ID"
                         ) from exc
                     self._abort()
                     raise
@@ -285,8 +304,9 @@ class Publisher:
             if err is not None:
                 self._errors.append(f"{topic}: {err}")
 
-        self.producer.produce(topic, key=key.encode(), value=self.codec.encode(event, topic),
-                              on_delivery=report)
+        self.producer.produce(
+            topic, key=key.encode(), value=self.codec.encode(event, topic), on_delivery=report
+        )
         PRODUCED.labels(topic).inc()
 
     def flush(self, timeout: float = 30) -> None:

@@ -1,4 +1,7 @@
-"""Logging set-up, called once by each entry point. Modules only do ``logging.getLogger(__name__)``."""
+"""Logging set-up, called once by each entry point.
+
+Modules only do ``logging.getLogger(__name__)``.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +15,8 @@ import structlog
 def configure_logging(level: str | None = None) -> None:
     level = level or os.environ.get("LOG_LEVEL", "INFO")  # read at the entry point only
     renderer = (
-        structlog.dev.ConsoleRenderer(colors=False) if sys.stderr.isatty()
+        structlog.dev.ConsoleRenderer(colors=False)
+        if sys.stderr.isatty()
         else structlog.processors.JSONRenderer(ensure_ascii=False)
     )
     formatter = structlog.stdlib.ProcessorFormatter(

@@ -59,7 +59,11 @@ def _expand(node: Any, defined: set[str]) -> Any:
         if node.get("type") in ("record", "enum", "fixed"):
             defined.add(f"{node.get('namespace', NAMESPACE)}.{node['name']}")
         return {
-            key: (value if key in ("name", "namespace", "doc", "default", "symbols") else _expand(value, defined))
+            key: (
+                value
+                if key in ("name", "namespace", "doc", "default", "symbols")
+                else _expand(value, defined)
+            )
             for key, value in node.items()
         }
     return node
@@ -87,7 +91,9 @@ def check_compatible(old: Schema, new: Schema, path: str = "") -> None:
     """
     where = path or old.get("name", "?")
     if isinstance(old, dict) and old.get("type") == "record":
-        if not (isinstance(new, dict) and new.get("type") == "record" and new["name"] == old["name"]):
+        if not (
+            isinstance(new, dict) and new.get("type") == "record" and new["name"] == old["name"]
+        ):
             raise SchemaCompatibilityError(f"{where}: record {old['name']} changed kind or name")
         new_fields = {f["name"]: f for f in new["fields"]}
         old_fields = {f["name"]: f for f in old["fields"]}

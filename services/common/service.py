@@ -27,7 +27,9 @@ def run_runners(runners: list[StageRunner], stop: threading.Event) -> None:
             failures.append(exc)
             stop.set()
 
-    threads = [threading.Thread(target=guarded, args=(r,), name=r.stage, daemon=True) for r in runners]
+    threads = [
+        threading.Thread(target=guarded, args=(r,), name=r.stage, daemon=True) for r in runners
+    ]
     for t in threads:
         t.start()
     for t in threads:

@@ -80,7 +80,9 @@ class EmbedderSettings(GeminiSettings):
     embedding_dimension: int = Field(512, description="Stored vector dimension.")
     embed_batch_size: int = Field(64, description="Texts per embedding call.")
     embed_threads: int = Field(
-        1, ge=1, description="BLAS threads of the USE-m3 forward pass. Measured: 2 were no faster "
+        1,
+        ge=1,
+        description="BLAS threads of the USE-m3 forward pass. Measured: 2 were no faster "
         "than 1 for one query or 128 paragraphs, and several services each spinning their own "
         "threads slow one another.",
     )

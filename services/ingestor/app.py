@@ -18,7 +18,6 @@ import psycopg
 
 from services.common import db
 from services.common.blobstore import BlobStore
-from services.common.engines.embedders import Embedder, make_embedder
 from services.common.errors import BlobStoreError, EngineError, InvalidInput
 from services.common.events import ChunksStored, IngestJob
 from services.common.kafka_io import Emit, StageRunner
@@ -26,14 +25,22 @@ from services.common.materials import NewMaterial, require_enrolled, store_mater
 from services.common.service import run_runners
 from services.ingestor.settings import IngestionSettings
 from services.ingestor.stages import VisionReader, parse_job
+from services.reasoning import make_embedder
+from services.reasoning.embedders import Embedder
 from topics.registry import CHUNKS_STORED, INGEST_JOBS
 
 logger = logging.getLogger(__name__)
 
 
 class Ingestor:
-    def __init__(self, settings: IngestionSettings, *, embedder: Embedder | None = None,
-                 pool=None, blobs: BlobStore | None = None):
+    def __init__(
+        self,
+        settings: IngestionSettings,
+        *,
+        embedder: Embedder | None = None,
+        pool=None,
+        blobs: BlobStore | None = None,
+    ):
         self.settings = settings
         self.pool = pool or db.pool(settings)
         self.blobs = blobs or BlobStore(settings)
@@ -43,7 +50,7 @@ class Ingestor:
     def _vision(self) -> VisionReader | None:
         if not self.settings.gemini_api_key:
             return None  # parse_job then fails such files with "needs Gemini"
-        from services.common.engines.gemini_vision import GeminiVisionReader
+        from services.reasoning.gemini.vision import GeminiVisionReader
 
         return GeminiVisionReader(self.settings)
 
@@ -51,16 +58,24 @@ class Ingestor:
         started = time.monotonic()
         with self.pool.connection() as conn:
             outcome = self.ingest(conn, job)
-        outcome = ChunksStored(**{**outcome.__dict__, "duration_ms": int((time.monotonic() - started) * 1000)})
+        outcome = ChunksStored(
+            **{**outcome.__dict__, "duration_ms": int((time.monotonic() - started) * 1000)}
+        )
         return [Emit(CHUNKS_STORED, job.idempotency_key, outcome)]
 
     def ingest(self, conn: psycopg.Connection, job: IngestJob) -> ChunksStored:
         def result(status: str, material_id=None, version=0, chunks=0, error=None) -> ChunksStored:
             return ChunksStored(
-                job_id=job.job_id, idempotency_key=job.idempotency_key, subject_id=job.subject_id,
-                user_id=job.user_id, filename=job.filename, status=status,
-                material_id=str(material_id) if material_id else None, version=version,
-                chunk_count=chunks, error=error,
+                job_id=job.job_id,
+                idempotency_key=job.idempotency_key,
+                subject_id=job.subject_id,
+                user_id=job.user_id,
+                filename=job.filename,
+                status=status,
+                material_id=str(material_id) if material_id else None,
+                version=version,
+                chunk_count=chunks,
+                error=error,
             )
 
         previous = conn.execute(
@@ -77,12 +92,19 @@ class Ingestor:
         try:
             require_enrolled(conn, job.subject_id, job.user_id)
             material = NewMaterial(
-                subject_id=job.subject_id, owner_id=job.user_id, title=job.title or job.filename,
-                filename=job.filename, mime_type=job.mime_type, sha256=job.sha256,
-                blob_uri=job.blob_uri, visibility=job.visibility, material_key=job.material_key,
+                subject_id=job.subject_id,
+                owner_id=job.user_id,
+                title=job.title or job.filename,
+                filename=job.filename,
+                mime_type=job.mime_type,
+                sha256=job.sha256,
+                blob_uri=job.blob_uri,
+                visibility=job.visibility,
+                material_key=job.material_key,
             )
             active = conn.execute(
-                "SELECT material_id, version, (SELECT count(*) FROM chunks c WHERE c.material_id = m.material_id)"
+                "SELECT material_id, version,"
+                " (SELECT count(*) FROM chunks c WHERE c.material_id = m.material_id)"
                 " FROM materials m WHERE material_key = %s AND is_active AND sha256 = %s",
                 (material.key, job.sha256),
             ).fetchone()
@@ -91,13 +113,21 @@ class Ingestor:
                 conn.commit()
                 return result("DUPLICATE", active[0], active[1], active[2])
             data = self.blobs.get(job.blob_uri)
-            parsed = parse_job(job, data, vision=self.vision, limits=self.settings.chunk_limits,
-                               max_file_bytes=self.settings.max_file_bytes)
+            parsed = parse_job(
+                job,
+                data,
+                vision=self.vision,
+                limits=self.settings.chunk_limits,
+                max_file_bytes=self.settings.max_file_bytes,
+            )
             if not job.title:
-                material = NewMaterial(**{**material.__dict__, "title": parsed.title,
-                                          "mime_type": parsed.mime_type})
+                material = NewMaterial(
+                    **{**material.__dict__, "title": parsed.title, "mime_type": parsed.mime_type}
+                )
             vectors = self.embed(conn, material.key, [c.text for c in parsed.chunks])
-            stored = store_material(conn, material, parsed.chunks, vectors, embedder=self.embedder.name)
+            stored = store_material(
+                conn, material, parsed.chunks, vectors, embedder=self.embedder.name
+            )
             status = "DUPLICATE" if stored.duplicate else "STORED"
             self._record(conn, job, status, stored.material_id, None)
             conn.commit()
@@ -111,20 +141,25 @@ class Ingestor:
 
     def embed(self, conn: psycopg.Connection, material_key: str, texts: list[str]) -> np.ndarray:
         """Embed only texts the material's active version does not already hold."""
-        known = dict(conn.execute(
-            "SELECT c.text, c.embedding FROM chunks c JOIN materials m USING (material_id)"
-            " WHERE m.material_key = %s AND m.is_active AND c.text = ANY(%s)",
-            (material_key, texts),
-        ).fetchall())
+        known = dict(
+            conn.execute(
+                "SELECT c.text, c.embedding FROM chunks c JOIN materials m USING (material_id)"
+                " WHERE m.material_key = %s AND m.is_active AND c.text = ANY(%s)",
+                (material_key, texts),
+            ).fetchall()
+        )
         missing = [t for t in dict.fromkeys(texts) if t not in known]
         if missing:
             known.update(zip(missing, self.embedder.embed(missing), strict=True))
         return np.vstack([np.asarray(known[t], dtype=np.float32) for t in texts])
 
     @staticmethod
-    def _record(conn: psycopg.Connection, job: IngestJob, status: str, material_id, error: str | None) -> None:
+    def _record(
+        conn: psycopg.Connection, job: IngestJob, status: str, material_id, error: str | None
+    ) -> None:
         conn.execute(
-            "INSERT INTO ingest_jobs (idempotency_key, job_id, subject_id, status, material_id, error, attempts)"
+            "INSERT INTO ingest_jobs"
+            " (idempotency_key, job_id, subject_id, status, material_id, error, attempts)"
             " VALUES (%s, %s, %s, %s, %s, %s, 1)"
             " ON CONFLICT (idempotency_key) DO UPDATE SET status = EXCLUDED.status,"
             " job_id = EXCLUDED.job_id, material_id = EXCLUDED.material_id, error = EXCLUDED.error,"
@@ -134,8 +169,13 @@ class Ingestor:
 
     def runner(self) -> StageRunner:
         return StageRunner(
-            self.settings, stage="ingestor", group_id="ingestor", source=INGEST_JOBS,
-            event_type=IngestJob, handle=self.on_job, batch_size=4,
+            self.settings,
+            stage="ingestor",
+            group_id="ingestor",
+            source=INGEST_JOBS,
+            event_type=IngestJob,
+            handle=self.on_job,
+            batch_size=4,
         )
 
 

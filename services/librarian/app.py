@@ -8,22 +8,25 @@ from __future__ import annotations
 
 import threading
 
-from services.common.engines import make_llm
-from services.common.engines.embedders import make_embedder
-from services.common.engines.llm import LLMEngine
 from services.common.events import SearchResult
 from services.common.kafka_io import StageRunner
 from services.common.service import run_runners
 from services.librarian import stages
 from services.librarian.settings import LibrarianSettings
+from services.reasoning import make_embedder, make_llm
+from services.reasoning.llm import LLMEngine
 from topics.registry import SEARCH_RESULTS
 
 
 def runner(settings: LibrarianSettings, engine: LLMEngine | None = None) -> StageRunner:
     engine = engine or make_llm(settings, embedder=make_embedder(settings))
     return StageRunner(
-        settings, stage="librarian", group_id="librarian", source=SEARCH_RESULTS,
-        event_type=SearchResult, handle=lambda result: stages.handle(result, engine),
+        settings,
+        stage="librarian",
+        group_id="librarian",
+        source=SEARCH_RESULTS,
+        event_type=SearchResult,
+        handle=lambda result: stages.handle(result, engine),
     )
 
 

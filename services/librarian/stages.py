@@ -11,9 +11,9 @@ from __future__ import annotations
 import dataclasses
 import logging
 
-from services.common.engines.llm import LLMEngine, Passage, PlannedTask
 from services.common.events import Evaluation, Evidence, SearchResult, TaskStatus
 from services.common.kafka_io import Emit
+from services.reasoning.llm import LLMEngine, Passage, PlannedTask
 from topics.registry import EVALUATIONS
 
 logger = logging.getLogger(__name__)
@@ -40,8 +40,12 @@ def evaluate(result: SearchResult, engine: LLMEngine) -> Evaluation:
     focus = set(result.focus_task_ids) & known_tasks or known_tasks
     # the innermost heading: a lecture's title would speak for every section under it
     passages = [
-        Passage(c.temp_index, c.text, heading=c.heading_path[-1] if c.heading_path else "",
-                ranks=c.ranks)
+        Passage(
+            c.temp_index,
+            c.text,
+            heading=c.heading_path[-1] if c.heading_path else "",
+            ranks=c.ranks,
+        )
         for c in result.candidates
     ]
     first = max((p.index for p in passages), default=0) + 1
@@ -59,20 +63,33 @@ def evaluate(result: SearchResult, engine: LLMEngine) -> Evaluation:
             continue  # evidence already held: it served only to judge the task
         candidate = by_index.get(finding.index)
         if candidate is None or finding.task_id not in known_tasks:
-            logger.info("dropping finding with unknown index %s or task %s", finding.index, finding.task_id)
+            logger.info(
+                "dropping finding with unknown index %s or task %s", finding.index, finding.task_id
+            )
             continue
-        if (candidate.chunk_id, finding.task_id) in held or (finding.task_id, finding.snippet) in held_snippets:
+        if (candidate.chunk_id, finding.task_id) in held or (
+            finding.task_id,
+            finding.snippet,
+        ) in held_snippets:
             continue  # a duplicate of evidence already held
         held.add((candidate.chunk_id, finding.task_id))
         held_snippets.add((finding.task_id, finding.snippet))
         neighbours = "\n".join(t for t in (candidate.prev_text, candidate.next_text) if t)
-        fresh.append(Evidence(
-            chunk_id=candidate.chunk_id, material_id=candidate.material_id,
-            material_title=candidate.material_title, page=candidate.page,
-            task_id=finding.task_id, snippet=finding.snippet, score=finding.score,
-            reason=finding.reason, iteration=result.iteration,
-            chunk_text=candidate.text, neighbour_text=neighbours,
-        ))
+        fresh.append(
+            Evidence(
+                chunk_id=candidate.chunk_id,
+                material_id=candidate.material_id,
+                material_title=candidate.material_title,
+                page=candidate.page,
+                task_id=finding.task_id,
+                snippet=finding.snippet,
+                score=finding.score,
+                reason=finding.reason,
+                iteration=result.iteration,
+                chunk_text=candidate.text,
+                neighbour_text=neighbours,
+            )
+        )
     satisfied_now = set(judgement.satisfied_task_ids) & focus if judgement else set()
     status = []
     for old in state.task_status:
@@ -82,26 +99,39 @@ def evaluate(result: SearchResult, engine: LLMEngine) -> Evaluation:
     new_state = dataclasses.replace(state, evidence=[*state.evidence, *fresh], task_status=status)
     if not missing:
         return Evaluation(
-            session_id=result.session_id, iteration=result.iteration, new_evidence=len(fresh),
-            route="COMPLETE", route_reason=judgement.reason if judgement else "all tasks covered",
+            session_id=result.session_id,
+            iteration=result.iteration,
+            new_evidence=len(fresh),
+            route="COMPLETE",
+            route_reason=judgement.reason if judgement else "all tasks covered",
             state=new_state,
         )
     reason = judgement.reason if judgement else "no candidates in scope"
     if result.iteration + 1 >= state.plan.max_iterations:
         # the budget is spent: no next search to refine for; the professor answers now
         return Evaluation(
-            session_id=result.session_id, iteration=result.iteration, new_evidence=len(fresh),
-            route="CONTINUE", route_reason=f"missing {', '.join(missing)}: {reason}",
-            state=new_state, next_focus=missing,
+            session_id=result.session_id,
+            iteration=result.iteration,
+            new_evidence=len(fresh),
+            route="CONTINUE",
+            route_reason=f"missing {', '.join(missing)}: {reason}",
+            state=new_state,
+            next_focus=missing,
         )
     strategy = strategy_for(result.iteration + 1)
     draft = engine.refine(
         state.question, tasks, missing, strategy, [e.snippet for e in new_state.evidence]
     )
     return Evaluation(
-        session_id=result.session_id, iteration=result.iteration, new_evidence=len(fresh),
-        route="CONTINUE", route_reason=f"missing {', '.join(missing)}: {reason}", state=new_state,
-        next_focus=missing, next_strategy=strategy, next_text_queries=draft.text_queries,
+        session_id=result.session_id,
+        iteration=result.iteration,
+        new_evidence=len(fresh),
+        route="CONTINUE",
+        route_reason=f"missing {', '.join(missing)}: {reason}",
+        state=new_state,
+        next_focus=missing,
+        next_strategy=strategy,
+        next_text_queries=draft.text_queries,
         next_vector_query=draft.vector_query,
     )
 

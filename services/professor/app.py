@@ -11,9 +11,6 @@ import logging
 import threading
 
 from services.common import db
-from services.common.engines import make_llm
-from services.common.engines.embedders import make_embedder
-from services.common.engines.llm import LLMEngine
 from services.common.errors import NotEnrolled
 from services.common.events import Evaluation, QuestionAsked
 from services.common.kafka_io import Emit, Rejected, StageRunner, now_ms
@@ -21,6 +18,8 @@ from services.common.materials import require_enrolled
 from services.professor import stages
 from services.professor.settings import ProfessorSettings
 from services.professor.store import save_session
+from services.reasoning import make_embedder, make_llm
+from services.reasoning.llm import LLMEngine
 from topics.registry import EVALUATIONS, QUESTIONS
 
 logger = logging.getLogger(__name__)
@@ -57,10 +56,22 @@ class Professor:
 
     def runners(self) -> list[StageRunner]:
         return [
-            StageRunner(self.settings, stage="professor.plan", group_id="professor-plan",
-                        source=QUESTIONS, event_type=QuestionAsked, handle=self.on_question),
-            StageRunner(self.settings, stage="professor.conduct", group_id="professor-conduct",
-                        source=EVALUATIONS, event_type=Evaluation, handle=self.on_evaluation),
+            StageRunner(
+                self.settings,
+                stage="professor.plan",
+                group_id="professor-plan",
+                source=QUESTIONS,
+                event_type=QuestionAsked,
+                handle=self.on_question,
+            ),
+            StageRunner(
+                self.settings,
+                stage="professor.conduct",
+                group_id="professor-conduct",
+                source=EVALUATIONS,
+                event_type=Evaluation,
+                handle=self.on_evaluation,
+            ),
         ]
 
 

@@ -1,9 +1,15 @@
 """Professor settings: Kafka, the database (sessions, enrollment checks), the LLM and embedder."""
 
 from services.common.settings import (
-    DatabaseSettings, EmbedderSettings, HomeSettings, KafkaSettings, LLMSettings,
+    DatabaseSettings,
+    EmbedderSettings,
+    HomeSettings,
+    KafkaSettings,
+    LLMSettings,
 )
 
 
-class ProfessorSettings(KafkaSettings, DatabaseSettings, LLMSettings, EmbedderSettings, HomeSettings):
+class ProfessorSettings(
+    KafkaSettings, DatabaseSettings, LLMSettings, EmbedderSettings, HomeSettings
+):
     pass

@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from services.common.engines.llm import LLMEngine, Passage, PlanDraft, PlannedTask
 from services.common.errors import InvalidInput
 from services.common.events import (
     AnswerEvent,
@@ -30,6 +29,7 @@ from services.common.events import (
     TaskStatus,
 )
 from services.common.kafka_io import Emit
+from services.reasoning.llm import LLMEngine, Passage, PlanDraft, PlannedTask
 from topics.registry import ANSWERS, SEARCH_REQUESTS
 
 MAX_ITERATIONS = 5  # seed 001: 3 searches + 2 recovery; more only invites invented evidence
@@ -66,12 +66,16 @@ def validate_question(q: QuestionAsked) -> None:
     if not q.question.strip():
         raise InvalidInput("the question is empty")
     if len(q.question) > MAX_QUESTION_CHARS:
-        raise InvalidInput(f"the question has {len(q.question)} characters; at most {MAX_QUESTION_CHARS}")
+        raise InvalidInput(
+            f"the question has {len(q.question)} characters; at most {MAX_QUESTION_CHARS}"
+        )
     if not q.subject_id or not q.user_id:
         raise InvalidInput("subject_id and user_id are required")
 
 
-def plan_question(q: QuestionAsked, engine: LLMEngine, now_ms: int) -> tuple[list[Emit], SessionRecord]:
+def plan_question(
+    q: QuestionAsked, engine: LLMEngine, now_ms: int
+) -> tuple[list[Emit], SessionRecord]:
     """Phase 2: the plan is the definition of done for the search loop."""
     validate_question(q)
     draft = engine.plan(q.question)
@@ -89,14 +93,22 @@ def plan_question(q: QuestionAsked, engine: LLMEngine, now_ms: int) -> tuple[lis
         filters=SearchFilters(),
     )
     state = LoopState(
-        question=q.question, subject_id=q.subject_id, user_id=q.user_id, plan=plan,
-        evidence=[], task_status=[TaskStatus(t.task_id, False) for t in tasks],
+        question=q.question,
+        subject_id=q.subject_id,
+        user_id=q.user_id,
+        plan=plan,
+        evidence=[],
+        task_status=[TaskStatus(t.task_id, False) for t in tasks],
         started_at_ms=q.asked_at_ms,
     )
     text_queries, vector_query, focus = direct_search(draft, max_iterations)
     request = SearchRequest(
-        session_id=q.session_id, iteration=0, strategy="direct",
-        text_queries=text_queries, vector_query=vector_query, state=state,
+        session_id=q.session_id,
+        iteration=0,
+        strategy="direct",
+        text_queries=text_queries,
+        vector_query=vector_query,
+        state=state,
         focus_task_ids=focus,
     )
     summary = "; ".join(t.description for t in tasks)
@@ -126,32 +138,52 @@ def direct_search(draft: PlanDraft, max_iterations: int) -> tuple[list[str], str
 def reject_question(q: QuestionAsked, reason: str, now_ms: int) -> tuple[list[Emit], SessionRecord]:
     """A question that cannot be run still gets a FINAL answer, so no asker waits forever."""
     final = AnswerEvent(
-        q.session_id, SEQ_ANSWER, "FINAL", now_ms, stage="plan", status="FAILED",
-        answer=reason, stop_reason="rejected",
+        q.session_id,
+        SEQ_ANSWER,
+        "FINAL",
+        now_ms,
+        stage="plan",
+        status="FAILED",
+        answer=reason,
+        stop_reason="rejected",
     )
-    record = SessionRecord(q.session_id, q.subject_id, q.user_id, q.question[:MAX_QUESTION_CHARS],
-                           "FAILED", stop_reason="rejected", answer=reason)
+    record = SessionRecord(
+        q.session_id,
+        q.subject_id,
+        q.user_id,
+        q.question[:MAX_QUESTION_CHARS],
+        "FAILED",
+        stop_reason="rejected",
+        answer=reason,
+    )
     return [Emit(ANSWERS, q.session_id, final)], record
 
 
-def conduct(ev: Evaluation, engine: LLMEngine, now_ms: int) -> tuple[list[Emit], SessionRecord | None]:
+def conduct(
+    ev: Evaluation, engine: LLMEngine, now_ms: int
+) -> tuple[list[Emit], SessionRecord | None]:
     """Loop control: next iteration, or the answer. Returns a record when the session ends."""
     state, plan = ev.state, ev.state.plan
     done = ev.iteration + 1
     seq = SEQ_PER_ITERATION * (ev.iteration + 1)
     note = progress(
-        ev.session_id, seq, "evaluate",
-        f"iteration {done}: {ev.new_evidence} new piece(s) of evidence; {ev.route} ({ev.route_reason})",
+        ev.session_id,
+        seq,
+        "evaluate",
+        f"iteration {done}: {ev.new_evidence} new piece(s) of evidence;"
+        f" {ev.route} ({ev.route_reason})",
         now_ms,
     )
     if ev.route == "CONTINUE":
         if done < plan.max_iterations and now_ms < plan.deadline_ms:
             request = SearchRequest(
-                session_id=ev.session_id, iteration=ev.iteration + 1,
+                session_id=ev.session_id,
+                iteration=ev.iteration + 1,
                 strategy=ev.next_strategy or "missing",
                 text_queries=ev.next_text_queries or plan.text_queries,
                 vector_query=ev.next_vector_query or plan.vector_query,
-                state=state, focus_task_ids=ev.next_focus,
+                state=state,
+                focus_task_ids=ev.next_focus,
             )
             return [note, Emit(SEARCH_REQUESTS, ev.session_id, request)], None
         stop_reason = "max_iterations" if done >= plan.max_iterations else "deadline"
@@ -186,7 +218,11 @@ _CITATION = re.compile(r"\[(\d+)\]")
 
 
 def answer(
-    session_id: str, state: LoopState, iterations: int, stop_reason: str, engine: LLMEngine,
+    session_id: str,
+    state: LoopState,
+    iterations: int,
+    stop_reason: str,
+    engine: LLMEngine,
     now_ms: int,
 ) -> tuple[list[Emit], SessionRecord]:
     """Phase 4: draft from the selected evidence, review it against the evidence, publish."""
@@ -205,23 +241,51 @@ def answer(
         text = insufficient_preface(plan.language, plan.tasks, satisfied) + text
     cited = sorted({int(n) for n in _CITATION.findall(text) if 0 < int(n) <= len(evidence)})
     citations = [
-        Citation(n, evidence[n - 1].material_id, evidence[n - 1].material_title,
-                 evidence[n - 1].page, evidence[n - 1].chunk_id, evidence[n - 1].snippet)
+        Citation(
+            n,
+            evidence[n - 1].material_id,
+            evidence[n - 1].material_title,
+            evidence[n - 1].page,
+            evidence[n - 1].chunk_id,
+            evidence[n - 1].snippet,
+        )
         for n in cited
     ]
     seq = SEQ_ANSWER
     emits = [progress(session_id, seq, "answer", f"reviewed: {review.critique}", now_ms)]
     for piece in split_for_streaming(text):
         seq += 1
-        emits.append(Emit(ANSWERS, session_id, AnswerEvent(session_id, seq, "DELTA", now_ms, stage="answer", delta=piece)))
+        emits.append(
+            Emit(
+                ANSWERS,
+                session_id,
+                AnswerEvent(session_id, seq, "DELTA", now_ms, stage="answer", delta=piece),
+            )
+        )
     final = AnswerEvent(
-        session_id, seq + 1, "FINAL", now_ms, stage="answer", status=status, answer=text,
-        citations=citations, iterations=iterations, stop_reason=stop_reason,
+        session_id,
+        seq + 1,
+        "FINAL",
+        now_ms,
+        stage="answer",
+        status=status,
+        answer=text,
+        citations=citations,
+        iterations=iterations,
+        stop_reason=stop_reason,
     )
     emits.append(Emit(ANSWERS, session_id, final))
     record = SessionRecord(
-        session_id, state.subject_id, state.user_id, state.question, status, iterations,
-        stop_reason, text, citations, list(state.evidence),
+        session_id,
+        state.subject_id,
+        state.user_id,
+        state.question,
+        status,
+        iterations,
+        stop_reason,
+        text,
+        citations,
+        list(state.evidence),
     )
     return emits, record
 
@@ -230,11 +294,14 @@ def insufficient_preface(language: str, tasks: list[Task], satisfied: set[str]) 
     missing = [t.description for t in tasks if t.required and t.task_id not in satisfied]
     if language == "ja":
         return "資料から十分な根拠が見つかりませんでした（不足: " + "、".join(missing) + "）。\n"
-    return "The course materials do not give enough evidence (missing: " + "; ".join(missing) + ").\n"
+    return (
+        "The course materials do not give enough evidence (missing: " + "; ".join(missing) + ").\n"
+    )
 
 
 def split_for_streaming(text: str, size: int = 80) -> list[str]:
-    """Deltas at sentence or line ends, at most ``size`` characters, so clients can render as they go."""
+    """Deltas at sentence or line ends, at most ``size`` characters, so clients can render
+    as they go."""
     pieces, current = [], ""
     for part in re.split(r"(?<=[。！？.!?\n])", text):
         if current and len(current) + len(part) > size:

@@ -23,17 +23,28 @@ def save_session(conn: psycopg.Connection, record: SessionRecord) -> None:
         " iterations = EXCLUDED.iterations, finished_at = EXCLUDED.finished_at"
         " WHERE sessions.finished_at IS NULL OR EXCLUDED.finished_at IS NOT NULL",
         (
-            record.session_id, record.subject_id, record.user_id, record.question, record.status,
-            record.stop_reason, record.answer,
+            record.session_id,
+            record.subject_id,
+            record.user_id,
+            record.question,
+            record.status,
+            record.stop_reason,
+            record.answer,
             Jsonb([dataclasses.asdict(c) for c in record.citations]),
             Jsonb([dataclasses.asdict(e) for e in record.evidence]),
-            record.iterations, finished,
+            record.iterations,
+            finished,
         ),
     )
     if record.status == "INSUFFICIENT":
         conn.execute(
             "INSERT INTO unanswered (session_id, subject_id, user_id, question, reason)"
             " VALUES (%s, %s, %s, %s, %s) ON CONFLICT (session_id) DO NOTHING",
-            (record.session_id, record.subject_id, record.user_id, record.question,
-             record.stop_reason),
+            (
+                record.session_id,
+                record.subject_id,
+                record.user_id,
+                record.question,
+                record.stop_reason,
+            ),
         )

@@ -1,4 +1,5 @@
-"""Searcher shell: ``search.requests`` → hybrid search → ``search.results``, state in ``search.sessions``.
+"""Searcher shell: ``search.requests`` → hybrid search → ``search.results``, state in
+``search.sessions``.
 
 Why not a faust Table: the state update, the result and the consumed offset
 must commit together, or a crash between them would either search an
@@ -23,11 +24,19 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from services.common import db
 from services.common.avro_codec import AvroCodec
-from services.common.engines.embedders import Embedder, make_embedder
 from services.common.events import Candidate, SearchRequest, SessionState
-from services.common.kafka_io import Emit, StageRunner, codec_for, make_consumer, now_ms, read_to_end
+from services.common.kafka_io import (
+    Emit,
+    StageRunner,
+    codec_for,
+    make_consumer,
+    now_ms,
+    read_to_end,
+)
 from services.common.service import run_runners
 from services.common.settings import KafkaSettings
+from services.reasoning import make_embedder
+from services.reasoning.embedders import Embedder
 from services.searcher import engine as physical
 from services.searcher.scope import SearchFilters
 from services.searcher.settings import SearcherSettings
@@ -48,7 +57,9 @@ def restore_sessions(
     try:
         for msg in read_to_end(consumer, topic, partitions):
             if msg.value() is not None:
-                item = codec.decode(SessionState, msg.value(), msg.topic(), msg.partition(), msg.offset())
+                item = codec.decode(
+                    SessionState, msg.value(), msg.topic(), msg.partition(), msg.offset()
+                )
                 state[item.session_id] = item
     finally:
         consumer.close()
@@ -58,11 +69,19 @@ def restore_sessions(
 def to_hits(outcome: physical.SearchOutcome) -> Hits:
     candidates = [
         Candidate(
-            temp_index=i, chunk_id=str(c.chunk_id), material_id=str(c.material_id),
-            material_title=c.material_title, page=c.page, heading_path=list(c.heading_path),
-            ordinal=c.ordinal, text=c.text,
-            prev_text=c.prev.text if c.prev else None, next_text=c.next.text if c.next else None,
-            score=float(c.score), ranks=dict(c.ranks), scores={k: float(v) for k, v in c.scores.items()},
+            temp_index=i,
+            chunk_id=str(c.chunk_id),
+            material_id=str(c.material_id),
+            material_title=c.material_title,
+            page=c.page,
+            heading_path=list(c.heading_path),
+            ordinal=c.ordinal,
+            text=c.text,
+            prev_text=c.prev.text if c.prev else None,
+            next_text=c.next.text if c.next else None,
+            score=float(c.score),
+            ranks=dict(c.ranks),
+            scores={k: float(v) for k, v in c.scores.items()},
         )
         for i, c in enumerate(outcome.candidates)
     ]
@@ -95,13 +114,17 @@ def physical_search(conn_source: ConnectionPool, embedder: Embedder):
         req = order.request
         plan = req.state.plan
         query = physical.SearchQuery(
-            subject_id=req.state.subject_id, user_id=req.state.user_id,
-            text_queries=list(req.text_queries), vector_query=req.vector_query,
-            complexity=plan.complexity, retry=order.retry,
+            subject_id=req.state.subject_id,
+            user_id=req.state.user_id,
+            text_queries=list(req.text_queries),
+            vector_query=req.vector_query,
+            complexity=plan.complexity,
+            retry=order.retry,
             seen_ids=frozenset(uuid.UUID(i) for i in order.seen_ids),
             filters=SearchFilters(
                 material_ids=frozenset(uuid.UUID(m) for m in plan.filters.material_ids),
-                page_from=plan.filters.page_from, page_to=plan.filters.page_to,
+                page_from=plan.filters.page_from,
+                page_to=plan.filters.page_to,
             ),
         )
         with conn_source.connection() as conn, _spare_connection(conn_source) as vector_conn:
@@ -124,15 +147,22 @@ class Searcher:
         logger.info("restored %d session state(s) for partitions %s", len(restored), numbers)
 
     def on_request(self, req: SearchRequest) -> list[Emit]:
-        new_state, emits = search_step(req, self.sessions.get(req.session_id), self.search, now_ms())
+        new_state, emits = search_step(
+            req, self.sessions.get(req.session_id), self.search, now_ms()
+        )
         if new_state is not None:
             self.sessions[req.session_id] = new_state
         return emits
 
     def runner(self) -> StageRunner:
         return StageRunner(
-            self.settings, stage="searcher", group_id="searcher", source=SEARCH_REQUESTS,
-            event_type=SearchRequest, handle=self.on_request, on_assign=self.on_assign,
+            self.settings,
+            stage="searcher",
+            group_id="searcher",
+            source=SEARCH_REQUESTS,
+            event_type=SearchRequest,
+            handle=self.on_request,
+            on_assign=self.on_assign,
         )
 
 

@@ -21,8 +21,8 @@ import numpy as np
 import psycopg
 from psycopg import sql
 
-from services.common.engines.embedders import Embedder
 from services.common.errors import InvalidInput, StoreError
+from services.reasoning.embedders import Embedder
 from services.searcher.dense import DenseResult, vector_search
 from services.searcher.dynamic_k import K_CAP, choose_k
 from services.searcher.fusion import DEFAULT_FUSION, Fused, FusionConfig, Hit, fuse, single_source
@@ -293,10 +293,14 @@ def _search(
             lists["bm25"] = bm25_search(conn, scope, query.subject_id, query.user_id, terms, depth)
 
     def run_dense(on: psycopg.Connection) -> DenseResult:
-        return vector_search(on, scope, query_vector, depth, eligible, exact_scan_max=exact_scan_max)
+        return vector_search(
+            on, scope, query_vector, depth, eligible, exact_scan_max=exact_scan_max
+        )
 
     if wants_vector and vector_conn is not None:
-        with ThreadPoolExecutor(1) as aside:  # each retriever copies scope.params: nothing shared is written
+        with ThreadPoolExecutor(
+            1
+        ) as aside:  # each retriever copies scope.params: nothing shared is written
             pending = aside.submit(run_dense, vector_conn)
             run_bm25()
             dense = pending.result()

@@ -8,7 +8,7 @@ Three methods, all pure:
   with min-max normalisation per list; a document missing from a list gets 0.
 - ``fuse``: dispatch by :class:`FusionConfig`.
 
-The default configuration is chosen by measurement (``services.searcher.evaluation``);
+The default configuration is chosen by measurement (``tools.evaluation.retrieval``);
 see ``DEFAULT_FUSION`` for the figures.
 """
 

@@ -47,21 +47,32 @@ def search_step(
     if state is not None and req.iteration <= state.last_iteration:
         logger.info(
             "session %s iteration %s already handled (last %s): not searched again",
-            req.session_id, req.iteration, state.last_iteration,
+            req.session_id,
+            req.iteration,
+            state.last_iteration,
         )
         return None, []
     seen = frozenset(state.seen_chunk_ids) if state else frozenset()
     retry = state.retry + 1 if state else 0
     hits = search(Order(req, retry, seen))
     result = SearchResult(
-        session_id=req.session_id, iteration=req.iteration, strategy=req.strategy,
-        candidates=hits.candidates, k=hits.k, n_scope=hits.n_scope, n_excluded=hits.n_excluded,
-        retry=retry, state=req.state, focus_task_ids=req.focus_task_ids,
+        session_id=req.session_id,
+        iteration=req.iteration,
+        strategy=req.strategy,
+        candidates=hits.candidates,
+        k=hits.k,
+        n_scope=hits.n_scope,
+        n_excluded=hits.n_excluded,
+        retry=retry,
+        state=req.state,
+        focus_task_ids=req.focus_task_ids,
     )
     new_state = SessionState(
         session_id=req.session_id,
         seen_chunk_ids=sorted(seen | {c.chunk_id for c in hits.candidates}),
-        retry=retry, last_iteration=req.iteration, updated_at_ms=now_ms,
+        retry=retry,
+        last_iteration=req.iteration,
+        updated_at_ms=now_ms,
     )
     return new_state, [
         Emit(SEARCH_SESSIONS, req.session_id, new_state),

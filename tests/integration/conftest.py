@@ -20,8 +20,6 @@ from pathlib import Path
 
 import pytest
 
-from services.common.engines import make_llm
-from services.common.engines.embedders import UseM3Embedder
 from services.common.kafka_io import StageRunner
 from services.common.materials import enroll, ensure_subject
 from services.common.settings import DatabaseSettings, KafkaSettings, StorageSettings
@@ -31,6 +29,8 @@ from services.librarian import app as librarian_app
 from services.librarian.settings import LibrarianSettings
 from services.professor.app import Professor
 from services.professor.settings import ProfessorSettings
+from services.reasoning import make_llm
+from services.reasoning.embedders import UseM3Embedder
 from services.sdk import Client
 from services.searcher.app import Searcher
 from services.searcher.settings import SearcherSettings
@@ -46,8 +46,10 @@ class ServiceProcesses:
 
     def start(self, name: str) -> subprocess.Popen:
         proc = subprocess.Popen(
-            [sys.executable, "-m", f"services.{name}"], env=self.env,
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            [sys.executable, "-m", f"services.{name}"],
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
         )
         self.procs.setdefault(name, []).append(proc)
         return proc
@@ -127,7 +129,9 @@ def embedder() -> UseM3Embedder:
 
 
 def start(runners: list[StageRunner], stop: threading.Event) -> list[threading.Thread]:
-    threads = [threading.Thread(target=r.run, args=(stop,), daemon=True, name=r.stage) for r in runners]
+    threads = [
+        threading.Thread(target=r.run, args=(stop,), daemon=True, name=r.stage) for r in runners
+    ]
     for t in threads:
         t.start()
     return threads
@@ -165,8 +169,11 @@ def demo_subject(pipeline: Pipeline) -> str:
         enroll(conn, subject, "student-1", "student")
         conn.commit()
     jobs = [
-        pipeline.client.upload_and_ingest(path, subject, "teacher-1", storage=pipeline.storage, flush=False)
-        for path in sorted(DEMO.iterdir()) if path.suffix != ".py"
+        pipeline.client.upload_and_ingest(
+            path, subject, "teacher-1", storage=pipeline.storage, flush=False
+        )
+        for path in sorted(DEMO.iterdir())
+        if path.suffix != ".py"
     ]
     pipeline.client.publisher.flush()
     outcomes = list(pipeline.client.wait_for_ingest({j.idempotency_key for j in jobs}, timeout=300))

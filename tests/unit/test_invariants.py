@@ -6,14 +6,9 @@ included) and followed through every project module the librarian reaches.
 
 from __future__ import annotations
 
-import ast
-from collections import deque
-from pathlib import Path
-
 from services.librarian.settings import LibrarianSettings
+from tests.unit.import_graph import modules_of, reachable_imports
 
-ROOT = Path(__file__).resolve().parents[2]
-PROJECT_PACKAGES = ("services", "topics", "deploy")
 FORBIDDEN = (
     "services.common.db",
     "services.common.blobstore",
@@ -23,68 +18,6 @@ FORBIDDEN = (
     "pgvector",
     "google.cloud.storage",
 )
-
-
-def source_of(module: str) -> Path | None:
-    base = ROOT.joinpath(*module.split("."))
-    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
-        if candidate.is_file():
-            return candidate
-    return None
-
-
-def imported_names(module: str, path: Path) -> set[str]:
-    """Every module ``path`` imports, absolute, including ``from pkg import submodule``."""
-    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                parts = package.split(".")
-                base = ".".join(parts[: len(parts) - node.level + 1])
-                target = f"{base}.{node.module}" if node.module else base
-            else:
-                target = node.module or ""
-            names.add(target)
-            names.update(
-                f"{target}.{alias.name}"
-                for alias in node.names
-                if source_of(f"{target}.{alias.name}")
-            )
-    return names
-
-
-def with_parents(module: str) -> list[str]:
-    """Importing a.b.c runs a/__init__, a/b/__init__ and a/b/c."""
-    parts = module.split(".")
-    return [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
-
-
-def reachable_imports(roots: list[str]) -> dict[str, str]:
-    """Every module reachable from ``roots`` → the project module that imports it first."""
-    seen: dict[str, str] = {root: "<root>" for root in roots}
-    queue = deque(roots)
-    while queue:
-        module = queue.popleft()
-        path = source_of(module)
-        if path is None or not module.startswith(PROJECT_PACKAGES):
-            continue
-        for name in imported_names(module, path):
-            for step in with_parents(name):
-                if step not in seen:
-                    seen[step] = module
-                    queue.append(step)
-    return seen
-
-
-def modules_of(package: str) -> list[str]:
-    folder = ROOT.joinpath(*package.split("."))
-    return [
-        package if p.name == "__init__.py" else f"{package}.{p.stem}"
-        for p in sorted(folder.glob("*.py"))
-    ]
 
 
 def forbidden_in(reached: dict[str, str]) -> dict[str, str]:

@@ -10,7 +10,7 @@ import pytest
 from services.common.events import IngestJob, QuestionAsked
 from services.common.kafka_io import codec_for, make_consumer, now_ms
 from services.sdk import Client
-from topics.apply import apply_topics, describe, plan_changes, admin_client
+from topics.apply import admin_client, apply_topics, describe, plan_changes
 from topics.registry import INGEST_JOBS, QUESTIONS, full_name
 
 pytestmark = pytest.mark.integration
@@ -23,7 +23,9 @@ def read_one(settings, spec, key: str, cls):
         for _ in range(300):
             msg = consumer.poll(0.2)
             if msg is not None and not msg.error() and msg.key() == key.encode():
-                return msg, codec_for(settings).decode(cls, msg.value(), msg.topic(), msg.partition(), msg.offset())
+                return msg, codec_for(settings).decode(
+                    cls, msg.value(), msg.topic(), msg.partition(), msg.offset()
+                )
         raise AssertionError(f"no message with key {key} on {spec.name}")
     finally:
         consumer.close()
@@ -31,10 +33,19 @@ def read_one(settings, spec, key: str, cls):
 
 def test_ingest_job_round_trip(kafka_settings):
     job = IngestJob(
-        job_id=str(uuid.uuid4()), idempotency_key=uuid.uuid4().hex, subject_id="stats", user_id="t1",
-        blob_uri="gs://b/stats/abc/lecture.pdf", filename="lecture.pdf", mime_type="application/pdf",
-        sha256="ab" * 32, size_bytes=1234, submitted_at_ms=now_ms(), title="第1回 講義",
-        visibility="private", material_key="stats/lecture",
+        job_id=str(uuid.uuid4()),
+        idempotency_key=uuid.uuid4().hex,
+        subject_id="stats",
+        user_id="t1",
+        blob_uri="gs://b/stats/abc/lecture.pdf",
+        filename="lecture.pdf",
+        mime_type="application/pdf",
+        sha256="ab" * 32,
+        size_bytes=1234,
+        submitted_at_ms=now_ms(),
+        title="第1回 講義",
+        visibility="private",
+        material_key="stats/lecture",
     )
     Client(kafka_settings).publish_ingest_job(job)
     msg, got = read_one(kafka_settings, INGEST_JOBS, job.idempotency_key, IngestJob)
@@ -45,10 +56,17 @@ def test_ingest_job_round_trip(kafka_settings):
 
 def test_question_round_trip_is_keyed_by_session(kafka_settings):
     client = Client(kafka_settings)
-    session = client.ask("stats", "alice", "標準偏差とは何ですか？", max_iterations=3, timeout_ms=5000)
+    session = client.ask(
+        "stats", "alice", "標準偏差とは何ですか？", max_iterations=3, timeout_ms=5000
+    )
     msg, got = read_one(kafka_settings, QUESTIONS, session, QuestionAsked)
     assert got.session_id == session and got.question == "標準偏差とは何ですか？"
-    assert (got.subject_id, got.user_id, got.max_iterations, got.timeout_ms) == ("stats", "alice", 3, 5000)
+    assert (got.subject_id, got.user_id, got.max_iterations, got.timeout_ms) == (
+        "stats",
+        "alice",
+        3,
+        5000,
+    )
 
 
 def test_sdk_refuses_oversized_and_empty_questions(kafka_settings):
@@ -73,11 +91,14 @@ def test_topics_apply_fixes_drift_and_refuses_to_shrink(kafka_settings):
     from topics.registry import TopicSpec
 
     prefix = f"drift{uuid.uuid4().hex[:6]}."
-    settings = type(kafka_settings)(kafka_bootstrap_servers=kafka_settings.kafka_bootstrap_servers,
-                                   eduanima_topic_prefix=prefix)
+    settings = type(kafka_settings)(
+        kafka_bootstrap_servers=kafka_settings.kafka_bootstrap_servers, eduanima_topic_prefix=prefix
+    )
     spec = TopicSpec("demo.stream", 2, None, "k", retention_ms=60_000)
     admin = admin_client(settings)
-    admin.create_topics([NewTopic(prefix + "demo.stream", 1, 1, config={"retention.ms": "5000"})])[prefix + "demo.stream"].result(30)
+    admin.create_topics([NewTopic(prefix + "demo.stream", 1, 1, config={"retention.ms": "5000"})])[
+        prefix + "demo.stream"
+    ].result(30)
     changes = apply_topics(settings, (spec,))
     assert {c.action for c in changes} == {"partitions", "config"}
     assert plan_changes(admin, prefix, (spec,)) == []

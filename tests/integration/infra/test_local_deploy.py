@@ -19,7 +19,16 @@ from confluent_kafka import Consumer, KafkaError, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
 from google.cloud import storage
 
-from deploy.local import LocalDeployError, LocalDeploySettings, down, kafka, postgres, status, up
+from deploy.local import (
+    LocalDeployError,
+    LocalDeploySettings,
+    component,
+    down,
+    kafka,
+    postgres,
+    status,
+    up,
+)
 from services.common.settings import StorageSettings
 
 pytestmark = pytest.mark.integration
@@ -143,7 +152,7 @@ def test_up_refuses_a_port_held_by_something_else(private_deploy: LocalDeploySet
             }
         )
         with pytest.raises(LocalDeployError, match="is taken"):
-            postgres.start(other, console=_quiet_console())
+            component.start(postgres.component(other), console=_quiet_console())
 
 
 def _quiet_console():

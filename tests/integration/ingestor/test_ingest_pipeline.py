@@ -13,8 +13,8 @@ from services.common.events import IngestJob
 from services.common.ids import ingest_key, sha256_hex
 from services.common.kafka_io import now_ms
 from services.common.materials import enroll, ensure_subject
-from services.replay import dead_letters
 from services.sdk import Client
+from tools.replay import dead_letters
 
 pytestmark = pytest.mark.integration
 DEMO = Path(__file__).resolve().parents[3] / "demo" / "stats101"
@@ -30,9 +30,15 @@ def course(pipeline, subject_id) -> str:
 
 
 def ingest(pipeline, subject: str, files: list[Path], user: str = "t1"):
-    jobs = [pipeline.client.upload_and_ingest(f, subject, user, storage=pipeline.storage, flush=False) for f in files]
+    jobs = [
+        pipeline.client.upload_and_ingest(f, subject, user, storage=pipeline.storage, flush=False)
+        for f in files
+    ]
     pipeline.client.publisher.flush()
-    outcomes = {o.idempotency_key: o for o in pipeline.client.wait_for_ingest({j.idempotency_key for j in jobs}, 300)}
+    outcomes = {
+        o.idempotency_key: o
+        for o in pipeline.client.wait_for_ingest({j.idempotency_key for j in jobs}, 300)
+    }
     return [outcomes[j.idempotency_key] for j in jobs]
 
 
@@ -42,18 +48,33 @@ def rows(pipeline, query: str, *params):
 
 
 def test_markdown_pdf_and_text_are_stored_with_pages_headings_and_vectors(pipeline, course):
-    files = [DEMO / "01_descriptive_statistics_ja.md", DEMO / "04_worked_examples.pdf", DEMO / "05_sampling_ja.txt"]
+    files = [
+        DEMO / "01_descriptive_statistics_ja.md",
+        DEMO / "04_worked_examples.pdf",
+        DEMO / "05_sampling_ja.txt",
+    ]
     outcomes = ingest(pipeline, course, files)
     assert [o.status for o in outcomes] == ["STORED"] * 3, [o.error for o in outcomes]
     assert all(o.chunk_count > 0 and o.material_id for o in outcomes)
     md, pdf, txt = outcomes
-    md_rows = rows(pipeline, "SELECT heading_path, vector_dims(embedding) FROM chunks WHERE material_id = %s", md.material_id)
+    md_rows = rows(
+        pipeline,
+        "SELECT heading_path, vector_dims(embedding) FROM chunks WHERE material_id = %s",
+        md.material_id,
+    )
     assert any(len(h) >= 2 for h, _ in md_rows), "markdown sections keep their heading path"
     assert {d for _, d in md_rows} == {512}
-    pages = rows(pipeline, "SELECT DISTINCT page FROM chunks WHERE material_id = %s ORDER BY 1", pdf.material_id)
+    pages = rows(
+        pipeline,
+        "SELECT DISTINCT page FROM chunks WHERE material_id = %s ORDER BY 1",
+        pdf.material_id,
+    )
     assert len(pages) >= 2 and None not in {p for (p,) in pages}, "PDF chunks keep page numbers"
     assert rows(pipeline, "SELECT embedder, dimension FROM embedding_space") == [("use-m3", 512)]
-    assert rows(pipeline, "SELECT count(*) FROM chunks WHERE material_id = %s", txt.material_id)[0][0] == txt.chunk_count
+    assert (
+        rows(pipeline, "SELECT count(*) FROM chunks WHERE material_id = %s", txt.material_id)[0][0]
+        == txt.chunk_count
+    )
 
 
 def test_the_same_job_three_times_stores_one_material(pipeline, course, tmp_path):
@@ -65,25 +86,44 @@ def test_the_same_job_three_times_stores_one_material(pipeline, course, tmp_path
     outcome = next(pipeline.client.wait_for_ingest({job.idempotency_key}, 120))
     assert outcome.status in ("STORED", "DUPLICATE")
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and rows(
-        pipeline, "SELECT attempts FROM ingest_jobs WHERE idempotency_key = %s", job.idempotency_key
-    )[0][0] < 3:
+    while (
+        time.monotonic() < deadline
+        and rows(
+            pipeline,
+            "SELECT attempts FROM ingest_jobs WHERE idempotency_key = %s",
+            job.idempotency_key,
+        )[0][0]
+        < 3
+    ):
         time.sleep(0.2)  # the two extra deliveries are acknowledged in the jobs table
     materials = rows(pipeline, "SELECT material_id FROM materials WHERE subject_id = %s", course)
     assert len(materials) == 1
-    assert rows(pipeline, "SELECT count(*) FROM chunks WHERE material_id = %s", materials[0][0])[0][0] == outcome.chunk_count
+    assert (
+        rows(pipeline, "SELECT count(*) FROM chunks WHERE material_id = %s", materials[0][0])[0][0]
+        == outcome.chunk_count
+    )
 
 
 def test_a_changed_file_becomes_a_new_version_and_deactivates_the_old(pipeline, course, tmp_path):
     path = tmp_path / "week1.md"
     path.write_text("# Week 1\n\nThe mean is the sum divided by the count.\n", encoding="utf-8")
     (first,) = ingest(pipeline, course, [path])
-    path.write_text("# Week 1\n\nThe mean is the sum divided by the count.\n\nThe median is the middle value.\n", encoding="utf-8")
+    path.write_text(
+        "# Week 1\n\nThe mean is the sum divided by the count.\n\n"
+        "The median is the middle value.\n",
+        encoding="utf-8",
+    )
     (second,) = ingest(pipeline, course, [path])
     assert (first.version, second.version) == (1, 2)
-    active = rows(pipeline, "SELECT material_id, version FROM materials WHERE subject_id = %s AND is_active", course)
+    active = rows(
+        pipeline,
+        "SELECT material_id, version FROM materials WHERE subject_id = %s AND is_active",
+        course,
+    )
     assert active == [(uuid.UUID(second.material_id), 2)]
-    assert rows(pipeline, "SELECT bool_or(is_active) FROM chunks WHERE material_id = %s", first.material_id) == [(False,)]
+    assert rows(
+        pipeline, "SELECT bool_or(is_active) FROM chunks WHERE material_id = %s", first.material_id
+    ) == [(False,)]
 
 
 BAD_FILES = {
@@ -122,21 +162,31 @@ def test_unknown_subject_and_unenrolled_user_fail(pipeline, course, tmp_path):
 def test_missing_blob_fails_and_undecodable_bytes_go_to_the_dlq(pipeline, course, tmp_path):
     data = b"# Ghost\n\nthis blob was never uploaded\n"
     job = IngestJob(
-        job_id=str(uuid.uuid4()), idempotency_key=ingest_key(course, data), subject_id=course,
-        user_id="t1", blob_uri=f"gs://{pipeline.storage.gcs_bucket}/{course}/missing/ghost.md",
-        filename="ghost.md", mime_type="text/markdown", sha256=sha256_hex(data),
-        size_bytes=len(data), submitted_at_ms=now_ms(),
+        job_id=str(uuid.uuid4()),
+        idempotency_key=ingest_key(course, data),
+        subject_id=course,
+        user_id="t1",
+        blob_uri=f"gs://{pipeline.storage.gcs_bucket}/{course}/missing/ghost.md",
+        filename="ghost.md",
+        mime_type="text/markdown",
+        sha256=sha256_hex(data),
+        size_bytes=len(data),
+        submitted_at_ms=now_ms(),
     )
     pipeline.client.publish_ingest_job(job)
     topic = pipeline.kafka.eduanima_topic_prefix + "ingest.jobs"
     key = f"garbage-{uuid.uuid4().hex[:6]}"
-    pipeline.client.publisher.producer.produce(topic, key=key.encode(), value=b"\x00not avro at all")
+    pipeline.client.publisher.producer.produce(
+        topic, key=key.encode(), value=b"\x00not avro at all"
+    )
     pipeline.client.publisher.flush()
     outcome = next(pipeline.client.wait_for_ingest({job.idempotency_key}, 120))
     assert outcome.status == "FAILED" and "not found" in outcome.error
     # the consumer kept going: a good file after the garbage is stored
     good = tmp_path / "after.md"
-    good.write_text("# After\n\nThe standard deviation is the square root of the variance.\n", encoding="utf-8")
+    good.write_text(
+        "# After\n\nThe standard deviation is the square root of the variance.\n", encoding="utf-8"
+    )
     (after,) = ingest(pipeline, course, [good])
     assert after.status == "STORED"
     letters = [r for r in dead_letters("ingest.jobs", pipeline.kafka) if r["key"] == key]
@@ -157,10 +207,16 @@ def test_sigkill_with_50_files_in_flight_loses_and_duplicates_nothing(
     files = []
     for i in range(50):
         path = tmp_path / f"lecture-{i:02d}.md"
-        path.write_text(f"# Lecture {i}\n\nTopic number {i} covers estimator {i * 7} in detail.\n\n"
-                        f"## Part two\n\nMore about case {i} and its variance {i * 3}.\n", encoding="utf-8")
+        path.write_text(
+            f"# Lecture {i}\n\nTopic number {i} covers estimator {i * 7} in detail.\n\n"
+            f"## Part two\n\nMore about case {i} and its variance {i * 3}.\n",
+            encoding="utf-8",
+        )
         files.append(path)
-    jobs = [client.upload_and_ingest(p, subject_id, "t1", storage=storage_settings, flush=False) for p in files]
+    jobs = [
+        client.upload_and_ingest(p, subject_id, "t1", storage=storage_settings, flush=False)
+        for p in files
+    ]
     client.publisher.flush()
     service_processes.start("ingestor")
     first = []
@@ -170,16 +226,20 @@ def test_sigkill_with_50_files_in_flight_loses_and_duplicates_nothing(
             break
     service_processes.kill("ingestor")
     service_processes.start("ingestor")
-    outcomes = {o.idempotency_key: o for o in client.wait_for_ingest({j.idempotency_key for j in jobs}, 600)}
+    outcomes = {
+        o.idempotency_key: o for o in client.wait_for_ingest({j.idempotency_key for j in jobs}, 600)
+    }
     assert len(outcomes) == 50
     assert {o.status for o in outcomes.values()} <= {"STORED", "DUPLICATE"}
     with db.connect(db_settings) as conn:
         per_file = conn.execute(
-            "SELECT filename, count(*) FROM materials WHERE subject_id = %s GROUP BY filename", (subject_id,)
+            "SELECT filename, count(*) FROM materials WHERE subject_id = %s GROUP BY filename",
+            (subject_id,),
         ).fetchall()
         orphans = conn.execute(
             "SELECT count(*) FROM chunks c WHERE c.subject_id = %s AND NOT EXISTS"
-            " (SELECT 1 FROM materials m WHERE m.material_id = c.material_id)", (subject_id,)
+            " (SELECT 1 FROM materials m WHERE m.material_id = c.material_id)",
+            (subject_id,),
         ).fetchone()[0]
     assert sorted(per_file) == sorted((f.name, 1) for f in files)
     assert orphans == 0

@@ -9,15 +9,18 @@ from collections import Counter
 import pytest
 
 from services.common.kafka_io import codec_for, make_consumer, read_to_end
-from services.replay import LOOP_TOPICS
 from services.sdk import Client
+from tools.replay import LOOP_TOPICS
 from topics.registry import full_name
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 QUESTIONS = [
-    "中央値とは何ですか？", "What is the p-value?", "標準誤差とは何ですか？",
-    "What is Pearson's correlation coefficient?", "中央値と標準誤差の違いは何ですか？",
+    "中央値とは何ですか？",
+    "What is the p-value?",
+    "標準誤差とは何ですか？",
+    "What is Pearson's correlation coefficient?",
+    "中央値と標準誤差の違いは何ですか？",
     "What is the gauge symmetry of quantum chromodynamics?",
 ]
 
@@ -26,7 +29,12 @@ def committed(kafka, spec, cls):
     consumer = make_consumer(kafka, "audit")
     codec = codec_for(kafka)
     try:
-        return [codec.decode(cls, m.value()) for m in read_to_end(consumer, full_name(spec, kafka.eduanima_topic_prefix), give_up_after_s=10)]
+        return [
+            codec.decode(cls, m.value())
+            for m in read_to_end(
+                consumer, full_name(spec, kafka.eduanima_topic_prefix), give_up_after_s=10
+            )
+        ]
     finally:
         consumer.close()
 
@@ -38,9 +46,11 @@ def test_sigkill_of_every_loop_service_loses_no_session_and_handles_no_iteration
     for name in services:
         service_processes.start(name)
     client = Client(isolated_kafka)
-    sessions = [client.ask(demo_subject, "student-1", QUESTIONS[i % len(QUESTIONS)]) for i in range(30)]
+    sessions = [
+        client.ask(demo_subject, "student-1", QUESTIONS[i % len(QUESTIONS)]) for i in range(30)
+    ]
     rng = random.Random(7)
-    for round_ in range(6):  # kill one service at a random moment, restart it
+    for _round in range(6):  # kill one service at a random moment, restart it
         time.sleep(rng.uniform(0.2, 1.2))  # early: the kills land while sessions are in flight
         victim = rng.choice(services)
         service_processes.kill(victim)

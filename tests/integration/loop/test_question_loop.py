@@ -25,7 +25,9 @@ def ask(pipeline, subject: str, question: str, user: str = "student-1", **kwargs
 
 def chunk_text(pipeline, chunk_id: str) -> str:
     with db.connect(pipeline.db) as conn:
-        return conn.execute("SELECT text FROM chunks WHERE chunk_id = %s", (chunk_id,)).fetchone()[0]
+        return conn.execute("SELECT text FROM chunks WHERE chunk_id = %s", (chunk_id,)).fetchone()[
+            0
+        ]
 
 
 @pytest.mark.parametrize("question", ANSWERABLE)
@@ -45,19 +47,27 @@ def test_answerable_questions_end_answered_with_real_citations(pipeline, demo_su
 
 
 def test_unanswerable_question_ends_insufficient_and_is_logged(pipeline, demo_subject):
-    session, events = ask(pipeline, demo_subject, "What is the gauge symmetry of quantum chromodynamics?")
+    session, events = ask(
+        pipeline, demo_subject, "What is the gauge symmetry of quantum chromodynamics?"
+    )
     final = events[-1]
     assert final.status == "INSUFFICIENT"
     assert 1 <= final.iterations <= 5
     with db.connect(pipeline.db) as conn:
-        row = conn.execute("SELECT question FROM unanswered WHERE session_id = %s", (session,)).fetchone()
-        status = conn.execute("SELECT status FROM sessions WHERE session_id = %s", (session,)).fetchone()
+        row = conn.execute(
+            "SELECT question FROM unanswered WHERE session_id = %s", (session,)
+        ).fetchone()
+        status = conn.execute(
+            "SELECT status FROM sessions WHERE session_id = %s", (session,)
+        ).fetchone()
     assert row is not None and "quantum" in row[0]
     assert status == ("INSUFFICIENT",)
 
 
-def test_question_needing_two_materials_iterates_and_never_sees_a_chunk_twice(pipeline, demo_subject):
-    from services.replay import session_messages
+def test_question_needing_two_materials_iterates_and_never_sees_a_chunk_twice(
+    pipeline, demo_subject
+):
+    from tools.replay import session_messages
 
     session, events = ask(pipeline, demo_subject, "中央値と標準誤差の違いは何ですか？")
     final = events[-1]
@@ -84,9 +94,11 @@ def test_fresh_searcher_rebuilds_the_same_state_from_the_compacted_topic(pipelin
 
 
 def test_unenrolled_user_gets_a_failed_answer_and_a_dead_letter(pipeline, demo_subject):
-    from services.replay import dead_letters
+    from tools.replay import dead_letters
 
     session, events = ask(pipeline, demo_subject, "中央値とは何ですか？", user="intruder")
     assert events[-1].status == "FAILED" and "not enrolled" in events[-1].answer
     letters = dead_letters("questions", pipeline.kafka)
-    assert any(row["key"] == session and row["headers"]["error.class"] == "Rejected" for row in letters)
+    assert any(
+        row["key"] == session and row["headers"]["error.class"] == "Rejected" for row in letters
+    )

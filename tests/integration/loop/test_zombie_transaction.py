@@ -26,7 +26,7 @@ pytestmark = pytest.mark.integration
 # The librarian's shell, killed after its batch's output reached the broker but before commit.
 CRASH_MID_TRANSACTION = """
 import sys, time
-from services.common.engines.extractive import ExtractiveLLM
+from services.reasoning.extractive import ExtractiveLLM
 from services.librarian.app import runner
 from services.librarian.settings import LibrarianSettings
 r = runner(LibrarianSettings(), engine=ExtractiveLLM())
@@ -54,23 +54,31 @@ def visible(settings: KafkaSettings, topic: str, wait_s: float) -> list[bytes]:
     return seen
 
 
-def test_a_restarted_stage_ends_the_transaction_its_killed_self_left_open(isolated_kafka, monkeypatch):
+def test_a_restarted_stage_ends_the_transaction_its_killed_self_left_open(
+    isolated_kafka, monkeypatch
+):
     monkeypatch.setenv("KAFKA_BOOTSTRAP_SERVERS", isolated_kafka.kafka_bootstrap_servers)
     monkeypatch.setenv("EDUANIMA_TOPIC_PREFIX", isolated_kafka.eduanima_topic_prefix)
     monkeypatch.setenv("INSTANCE_ID", "zombie-test")
     topic = full_name(EVALUATIONS, isolated_kafka.eduanima_topic_prefix)
-    crashed = subprocess.Popen([sys.executable, "-c", CRASH_MID_TRANSACTION, topic], stdout=subprocess.PIPE)
+    crashed = subprocess.Popen(
+        [sys.executable, "-c", CRASH_MID_TRANSACTION, topic], stdout=subprocess.PIPE
+    )
     assert crashed.stdout.readline().strip() == b"open"
     crashed.kill()
     crashed.wait()
 
     # another producer's committed record lands behind the open transaction
-    other = make_producer(isolated_kafka, transactional_id=f"{isolated_kafka.eduanima_topic_prefix}other")
+    other = make_producer(
+        isolated_kafka, transactional_id=f"{isolated_kafka.eduanima_topic_prefix}other"
+    )
     other.init_transactions(30)
     other.begin_transaction()
     other.produce(topic, key=b"t", value=b"committed later", partition=0)
     other.commit_transaction(30)
-    assert visible(isolated_kafka, topic, wait_s=4) == [], "the open transaction should hold it back"
+    assert visible(isolated_kafka, topic, wait_s=4) == [], (
+        "the open transaction should hold it back"
+    )
 
     restarted = librarian_runner(LibrarianSettings())
     assert restarted.transactional_id.endswith("librarian-zombie-test")

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import pytest
-
 import hashlib
 from collections.abc import Sequence
 
 import numpy as np
 import psycopg
+import pytest
 
-from services.common.engines.embedders import normalise
 from services.common.ids import sha256_hex
 from services.common.materials import Chunk, NewMaterial, StoredMaterial, store_material
+from services.reasoning.embedders import normalise
 
 DIM = 512
 
@@ -69,14 +68,14 @@ def add_material(
 def search_db_settings(postgres_url: str):
     """A database of the searcher tests' own: their hash vectors form an embedding space
     of their own, which the run database (use-m3) rightly refuses to mix in."""
+    import secrets
+    from urllib.parse import urlsplit, urlunsplit
+
     import psycopg
     from psycopg import sql
 
     from services.common import db as common_db
     from services.common.settings import DatabaseSettings
-
-    import secrets
-    from urllib.parse import urlsplit, urlunsplit
 
     name = f"eduanima_test_search_{secrets.token_hex(4)}"
     with psycopg.connect(postgres_url, autocommit=True) as admin:
@@ -86,7 +85,9 @@ def search_db_settings(postgres_url: str):
     common_db.migrate(settings)
     yield settings
     with psycopg.connect(postgres_url, autocommit=True) as admin:
-        admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        admin.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )
 
 
 @pytest.fixture

@@ -196,7 +196,9 @@ def test_no_enrollment_means_nothing(db_conn, subject_id):
     assert outcome.candidates == [] and outcome.k == 0 and outcome.n_scope == 0
 
 
-def test_vector_side_on_a_second_connection_gives_the_same_result(db_conn, subject_id, search_db_settings):
+def test_vector_side_on_a_second_connection_gives_the_same_result(
+    db_conn, subject_id, search_db_settings
+):
     from services.common import db as common_db
 
     ensure_subject(db_conn, subject_id)
@@ -208,6 +210,10 @@ def test_vector_side_on_a_second_connection_gives_the_same_result(db_conn, subje
     one = search(db_conn, query, HashEmbedder())
     with common_db.connect(search_db_settings) as other:
         two = search(db_conn, query, HashEmbedder(), vector_conn=other)
-    assert [(c.chunk_id, c.ranks) for c in two.candidates] == [(c.chunk_id, c.ranks) for c in one.candidates]
-    assert any("vector" in c.ranks for c in two.candidates) and any("bm25" in c.ranks for c in two.candidates)
+    assert [(c.chunk_id, c.ranks) for c in two.candidates] == [
+        (c.chunk_id, c.ranks) for c in one.candidates
+    ]
+    assert any("vector" in c.ranks for c in two.candidates) and any(
+        "bm25" in c.ranks for c in two.candidates
+    )
     assert all(c.text != "梅雨前線の私的メモ" for c in two.candidates), "bob's private note leaked"

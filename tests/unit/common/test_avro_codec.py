@@ -7,8 +7,17 @@ import pytest
 from services.common.avro_codec import SINGLE_OBJECT_MAGIC, AvroCodec, schema_fingerprint
 from services.common.errors import AvroDecodeError
 from services.common.events import (
-    Candidate, Evidence, IngestJob, LoopState, Plan, QuestionAsked, SearchFilters, SearchResult,
-    StopCondition, Task, TaskStatus,
+    Candidate,
+    Evidence,
+    IngestJob,
+    LoopState,
+    Plan,
+    QuestionAsked,
+    SearchFilters,
+    SearchResult,
+    StopCondition,
+    Task,
+    TaskStatus,
 )
 from services.common.schemas import load_event_schema
 
@@ -17,21 +26,49 @@ def sample_state() -> LoopState:
     plan = Plan(
         tasks=[Task("t1", "定義"), Task("t2", "example", required=False)],
         stop_conditions=[StopCondition("SUFFICIENCY", "definition found")],
-        complexity=2.0, max_iterations=5, deadline_ms=123, language="ja",
-        text_queries=["標準偏差"], vector_query="標準偏差とは何か",
+        complexity=2.0,
+        max_iterations=5,
+        deadline_ms=123,
+        language="ja",
+        text_queries=["標準偏差"],
+        vector_query="標準偏差とは何か",
         filters=SearchFilters(material_ids=["m1"], page_from=2, page_to=None),
     )
     evidence = [Evidence("c1", "m1", "統計入門", 3, "t1", "snippet", 0.8, "defines it", 0)]
-    return LoopState("標準偏差とは？", "stats", "alice", plan, evidence, [TaskStatus("t1", True, 0.8)], 99)
+    return LoopState(
+        "標準偏差とは？", "stats", "alice", plan, evidence, [TaskStatus("t1", True, 0.8)], 99
+    )
 
 
 def test_round_trip_of_a_nested_event():
     codec = AvroCodec()
     event = SearchResult(
-        session_id="s1", iteration=1, strategy="missing",
-        candidates=[Candidate(0, "c1", "m1", "T", None, ["章"], 4, "text", None, "next", 0.5,
-                              {"bm25": 1}, {"bm25": 3.2})],
-        k=15, n_scope=900, n_excluded=5, retry=1, state=sample_state(), focus_task_ids=["t2"],
+        session_id="s1",
+        iteration=1,
+        strategy="missing",
+        candidates=[
+            Candidate(
+                0,
+                "c1",
+                "m1",
+                "T",
+                None,
+                ["章"],
+                4,
+                "text",
+                None,
+                "next",
+                0.5,
+                {"bm25": 1},
+                {"bm25": 3.2},
+            )
+        ],
+        k=15,
+        n_scope=900,
+        n_excluded=5,
+        retry=1,
+        state=sample_state(),
+        focus_task_ids=["t2"],
     )
     data = codec.encode(event)
     assert data[:2] == SINGLE_OBJECT_MAGIC
@@ -50,7 +87,7 @@ def test_wrong_event_type_is_refused():
     "data, reason",
     [
         (b"", "empty message"),
-        (b"{\"json\": true}", "no Avro single-object or registry header"),
+        (b'{"json": true}', "no Avro single-object or registry header"),
         (SINGLE_OBJECT_MAGIC + b"\x00" * 8 + b"body", "unknown schema fingerprint"),
     ],
 )

@@ -42,9 +42,9 @@ def test_schema_parses_and_matches_its_dataclass(event):
 
     for name, record in _records(schema).items():
         cls = getattr(ev, name)
-        assert [f["name"] for f in record["fields"]] and {f.name for f in dataclasses.fields(cls)} == {
-            f["name"] for f in record["fields"]
-        }, name
+        assert [f["name"] for f in record["fields"]] and {
+            f.name for f in dataclasses.fields(cls)
+        } == {f["name"] for f in record["fields"]}, name
     assert event in EVENT_TYPES
 
 
@@ -73,8 +73,15 @@ def test_adding_a_field_with_default_is_accepted_and_old_data_reads():
     # and Avro resolution agrees: data written with the old schema reads with the new one
     import io
 
-    record = {"session_id": "s", "subject_id": "x", "user_id": "u", "question": "q",
-              "asked_at_ms": 1, "max_iterations": None, "timeout_ms": None}
+    record = {
+        "session_id": "s",
+        "subject_id": "x",
+        "user_id": "u",
+        "question": "q",
+        "asked_at_ms": 1,
+        "max_iterations": None,
+        "timeout_ms": None,
+    }
     buf = io.BytesIO()
     fastavro.schemaless_writer(buf, fastavro.parse_schema(old), record)
     buf.seek(0)

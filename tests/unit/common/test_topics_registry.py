@@ -20,5 +20,11 @@ def test_session_state_is_compacted_and_co_partitioned_with_requests():
 
 def test_loop_topics_are_keyed_by_session():
     for spec in STREAMS:
-        if spec.name in ("questions", "search.requests", "search.results", "evaluations", "answers"):
+        if spec.name in (
+            "questions",
+            "search.requests",
+            "search.results",
+            "evaluations",
+            "answers",
+        ):
             assert spec.key == "session_id"

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from services.common.engines.llm import Finding, Judgement, PlanDraft, PlannedTask, QueryDraft, Review
 from services.common.events import Candidate
+from services.reasoning.llm import Finding, Judgement, PlanDraft, PlannedTask, QueryDraft, Review
 from services.searcher.stages import Hits, Order
 
 
@@ -23,15 +23,25 @@ class ScriptedEngine:
 
     def plan(self, question: str) -> PlanDraft:
         tasks = [PlannedTask(t, f"find {w}", [w]) for t, w in self.words.items()]
-        return PlanDraft(tasks, [("SUFFICIENCY", "all words found")], 2.0 if len(tasks) > 1 else 1.0,
-                         "en", list(self.words.values()), question)
+        return PlanDraft(
+            tasks,
+            [("SUFFICIENCY", "all words found")],
+            2.0 if len(tasks) > 1 else 1.0,
+            "en",
+            list(self.words.values()),
+            question,
+        )
 
     def evaluate(self, question, tasks, passages) -> Judgement:
         findings = [
             Finding(p.index, t.task_id, p.text, 0.9, f"contains {self.words[t.task_id]}")
-            for p in passages for t in tasks if self.words[t.task_id] in p.text
+            for p in passages
+            for t in tasks
+            if self.words[t.task_id] in p.text
         ]
-        return Judgement(findings, sorted({f.task_id for f in findings}), f"{len(findings)} finding(s)")
+        return Judgement(
+            findings, sorted({f.task_id for f in findings}), f"{len(findings)} finding(s)"
+        )
 
     def refine(self, question, tasks, missing, strategy, found) -> QueryDraft:
         self.refinements.append(strategy)
@@ -47,7 +57,8 @@ class ScriptedEngine:
 
 @dataclass
 class MemorySearch:
-    """Chunks as (chunk_id, material_id, text); returns those containing a query word, minus seen."""
+    """Chunks as (chunk_id, material_id, text); returns those containing a query word,
+    minus seen."""
 
     chunks: list[tuple[str, str, str]]
     orders: list[Order] = field(default_factory=list)
@@ -56,7 +67,9 @@ class MemorySearch:
         self.orders.append(order)
         words = order.request.text_queries
         k = 2 * (order.retry + 1)
-        hits = [c for c in self.chunks if c[0] not in order.seen_ids and any(w in c[2] for w in words)][:k]
+        hits = [
+            c for c in self.chunks if c[0] not in order.seen_ids and any(w in c[2] for w in words)
+        ][:k]
         candidates = [
             Candidate(i, cid, mid, f"title {mid}", 1, [], 0, text, None, None, 1.0 / (i + 1))
             for i, (cid, mid, text) in enumerate(hits)

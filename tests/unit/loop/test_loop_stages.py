@@ -1,4 +1,5 @@
-"""The loop's stage logic without Kafka or a database: plan, search state, evaluate, conduct, answer."""
+"""The loop's stage logic without Kafka or a database: plan, search state, evaluate,
+conduct, answer."""
 
 from __future__ import annotations
 
@@ -28,7 +29,9 @@ def question(text="median vs standard error?", asked_at_ms=None, **kw) -> Questi
 
 
 def test_plan_publishes_iteration_zero_and_a_progress_event(engine_for):
-    emits, record = professor.plan_question(question(asked_at_ms=1_000), engine_for({"t1": "median"}), now_ms=1_000)
+    emits, record = professor.plan_question(
+        question(asked_at_ms=1_000), engine_for({"t1": "median"}), now_ms=1_000
+    )
     assert [e.topic for e in emits] == [ANSWERS, SEARCH_REQUESTS]
     request = emits[1].event
     assert request.iteration == 0 and request.strategy == "direct"
@@ -39,7 +42,9 @@ def test_plan_publishes_iteration_zero_and_a_progress_event(engine_for):
 
 @pytest.mark.parametrize("asked, allowed", [(None, 5), (2, 2), (50, 5), (0, 5)])
 def test_max_iterations_is_capped(engine_for, asked, allowed):
-    emits, _ = professor.plan_question(question(max_iterations=asked), engine_for({"t1": "x"}), 1_000)
+    emits, _ = professor.plan_question(
+        question(max_iterations=asked), engine_for({"t1": "x"}), 1_000
+    )
     assert emits[1].event.state.plan.max_iterations == allowed
 
 
@@ -93,7 +98,11 @@ def test_a_task_out_of_focus_keeps_its_evidence_but_waits_for_its_turn(engine_fo
     assert first.route == "CONTINUE" and first.next_focus == ["t2"]
     # the next search finds nothing new for t2 (c3 is seen), yet its held evidence covers it
     following = dataclasses.replace(
-        request, iteration=1, text_queries=["standard error"], focus_task_ids=["t2"], state=first.state
+        request,
+        iteration=1,
+        text_queries=["standard error"],
+        focus_task_ids=["t2"],
+        state=first.state,
     )
     _, out = search_step(following, state, search, 3_000)
     assert "c3" not in {c.chunk_id for c in out[1].event.candidates}
@@ -122,10 +131,15 @@ def test_librarian_maps_indexes_back_and_drops_duplicates(engine_for, memory_sea
 def test_one_sentence_serving_two_tasks_is_evidence_for_both(engine_for, memory_search):
     engine = engine_for({"t1": "median", "t2": "middle value"})  # c1 says both
     emits, _ = professor.plan_question(question("median: the middle value?"), engine, 1_000)
-    request = dataclasses.replace(emits[1].event, text_queries=["median"], focus_task_ids=["t1", "t2"])
+    request = dataclasses.replace(
+        emits[1].event, text_queries=["median"], focus_task_ids=["t1", "t2"]
+    )
     _, out = search_step(request, None, memory_search(CHUNKS), 2_000)
     evaluation = evaluate(out[1].event, engine)
-    assert sorted((e.task_id, e.chunk_id) for e in evaluation.state.evidence) == [("t1", "c1"), ("t2", "c1")]
+    assert sorted((e.task_id, e.chunk_id) for e in evaluation.state.evidence) == [
+        ("t1", "c1"),
+        ("t2", "c1"),
+    ]
     assert evaluation.route == "COMPLETE"
 
 
@@ -136,7 +150,13 @@ def test_librarian_continues_with_the_next_strategy_for_missing_tasks(engine_for
     evaluation = evaluate(out[1].event, engine)
     assert evaluation.route == "CONTINUE" and evaluation.next_focus == ["t2"]
     assert evaluation.next_strategy == "missing" and evaluation.next_text_queries == ["kurtosis"]
-    assert [strategy_for(i) for i in range(5)] == ["direct", "missing", "broader", "neighbours", "neighbours"]
+    assert [strategy_for(i) for i in range(5)] == [
+        "direct",
+        "missing",
+        "broader",
+        "neighbours",
+        "neighbours",
+    ]
 
 
 def test_direct_loop_answers_with_citations_across_two_materials(engine_for, memory_search):
@@ -155,9 +175,15 @@ def test_direct_loop_stops_at_max_iterations_with_an_honest_insufficient(engine_
     engine = engine_for({"t1": "quark"})
     search = memory_search(CHUNKS)
     records = []
-    events = DirectLoop(engine, search, records.append).run(question("what is a quark?", max_iterations=3))
+    events = DirectLoop(engine, search, records.append).run(
+        question("what is a quark?", max_iterations=3)
+    )
     final = events[-1]
-    assert final.status == "INSUFFICIENT" and final.iterations == 3 and final.stop_reason == "max_iterations"
+    assert (
+        final.status == "INSUFFICIENT"
+        and final.iterations == 3
+        and final.stop_reason == "max_iterations"
+    )
     assert len(search.orders) == 3
     assert engine.refinements == ["missing", "broader"]
     assert "missing" in final.answer and records[-1].status == "INSUFFICIENT"
@@ -165,21 +191,31 @@ def test_direct_loop_stops_at_max_iterations_with_an_honest_insufficient(engine_
 
 def test_deadline_ends_the_loop(engine_for, memory_search):
     engine = engine_for({"t1": "quark"})
-    emits, _ = professor.plan_question(question("quark?", asked_at_ms=1_000, timeout_ms=10), engine, 1_000)
+    emits, _ = professor.plan_question(
+        question("quark?", asked_at_ms=1_000, timeout_ms=10), engine, 1_000
+    )
     _, out = search_step(emits[1].event, None, memory_search(CHUNKS), 1_005)
     evaluation = evaluate(out[1].event, engine)
     result, record = professor.conduct(evaluation, engine, now_ms=1_020)
     final = result[-1].event
-    assert final.kind == "FINAL" and final.stop_reason == "deadline" and record.status == "INSUFFICIENT"
+    assert (
+        final.kind == "FINAL"
+        and final.stop_reason == "deadline"
+        and record.status == "INSUFFICIENT"
+    )
 
 
 def test_evidence_selection_covers_every_task_before_repeating_one():
     from services.common.events import Evidence, LoopState, Plan, Task, TaskStatus
 
-    evidence = [Evidence(f"c{i}", "m", "T", 1, "t1", f"s{i}", 0.9 - i / 100, "r", 0) for i in range(10)]
+    evidence = [
+        Evidence(f"c{i}", "m", "T", 1, "t1", f"s{i}", 0.9 - i / 100, "r", 0) for i in range(10)
+    ]
     evidence.append(Evidence("c99", "m", "T", 1, "t2", "other", 0.1, "r", 0))
     plan = Plan([Task("t1", "a"), Task("t2", "b")], [], 1.0, 5, 0, "en", [], "")
-    state = LoopState("q", "s", "u", plan, evidence, [TaskStatus("t1", True), TaskStatus("t2", True)], 0)
+    state = LoopState(
+        "q", "s", "u", plan, evidence, [TaskStatus("t1", True), TaskStatus("t2", True)], 0
+    )
     chosen = professor.select_evidence(state, limit=3)
     assert [e.chunk_id for e in chosen] == ["c0", "c99", "c1"]
 

@@ -1,0 +1,172 @@
+"""``eduanima eval fetch|retrieval|answers``: quality measured on QA datasets.
+
+A dataset is a folder with ``queries.jsonl`` and either ``corpus.jsonl`` (one
+paragraph per record, the layout of the public QA sets that ``eval fetch``
+builds) or ``materials/`` (course files that go through the real ingest path).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from services.cli.common import (
+    console,
+    dataset_or_default,
+    eval_home,
+    fail,
+    friendly_errors,
+    print_json,
+    progress_bars,
+)
+from services.common.db import connect
+from services.common.errors import EduanimaError
+from services.common.settings import DatabaseSettings, HomeSettings
+from services.reasoning.embedders import CachedEmbedder, UseM3Embedder
+from services.searcher.engine import MODES
+
+app = typer.Typer(
+    help="Retrieval and answer quality on QA datasets (eval fetch downloads the public ones).",
+    no_args_is_help=True,
+)
+
+PUBLIC_SETS = ("jsquad_ja", "xquad_en")
+
+
+@app.command()
+def fetch(
+    name: Annotated[
+        list[str] | None, typer.Argument(help=f"Any of {', '.join(PUBLIC_SETS)}; default both.")
+    ] = None,
+    root: Annotated[
+        Path | None, typer.Option(help="Target folder; default EDUANIMA_HOME/eval.")
+    ] = None,
+) -> None:
+    """Download JSQuAD and XQuAD and build the eval layout, with licence and provenance."""
+    from tools.evaluation.datasets import fetch as fetch_dataset
+
+    chosen = name or list(PUBLIC_SETS)
+    unknown = sorted(set(chosen) - set(PUBLIC_SETS))
+    if unknown:
+        raise fail(
+            ValueError(f"unknown dataset(s) {', '.join(unknown)}: use {', '.join(PUBLIC_SETS)}")
+        )
+    with friendly_errors():
+        for dataset in chosen:
+            path = fetch_dataset(dataset, root or eval_home())
+            console.print(f"{dataset}: written to {path}")
+
+
+@app.command()
+def retrieval(
+    dataset: Annotated[
+        Path | None,
+        typer.Option(help="Dataset folder; default EDUANIMA_HOME/eval/jsquad_ja (eval fetch)."),
+    ] = None,
+    mode: Annotated[str, typer.Option(help="bm25, vector, hybrid or all.")] = "all",
+    sweep: Annotated[bool, typer.Option(help="Also fuse with other fusion settings.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+) -> None:
+    """Recall@1/5/10/20, MRR@10 and nDCG@10 of the search engine (and bm25s) on DATASET."""
+    from tools.evaluation import retrieval as ev
+
+    dataset = dataset_or_default(dataset, "jsquad_ja")
+    if mode not in (*MODES, "all"):
+        raise fail(ValueError("--mode must be bm25, vector, hybrid or all"))
+    systems = list(ev.SYSTEMS) if mode == "all" else [mode]
+    try:
+        report = _run_eval(ev, dataset, systems, sweep)
+    except (EduanimaError, ValueError) as exc:
+        raise fail(exc) from exc
+    if as_json:
+        print(json.dumps(report, ensure_ascii=False, indent=2))
+        return
+    for title, rows in (("systems", report["systems"]), ("fusion sweep", report.get("sweep", {}))):
+        if not rows:
+            continue
+        table = Table(title=f"{report['dataset']} ({report['questions']} questions): {title}")
+        table.add_column("system")
+        metric_names = list(next(iter(rows.values())))
+        for name in metric_names:
+            table.add_column(name, justify="right")
+        for system, metrics in rows.items():
+            table.add_row(system, *(f"{metrics[m]:.4f}" for m in metric_names))
+        Console().print(table)
+
+
+def _run_eval(ev, directory: Path, systems: list[str], sweep: bool) -> dict:
+    data = ev.load_dataset(directory)
+    embedder = CachedEmbedder(UseM3Embedder(), HomeSettings().eduanima_home / "embed-cache")
+    results: dict[str, dict] = {}
+    with connect(DatabaseSettings()) as conn, progress_bars() as progress:
+        task = progress.add_task(f"storing {data.name}", total=len(data.documents))
+        doc_of = ev.store_dataset(
+            conn, data, embedder, lambda n, task=task: progress.advance(task, n)
+        )
+        task = progress.add_task("embedding questions", total=1)
+        vectors = embedder.embed([q.question for q in data.questions])
+        progress.advance(task)
+        lists = ev.EngineLists()
+        for system in systems:
+            if system == "bm25s":
+                results[system] = ev.score_rankings(
+                    ev.bm25s_rankings(data), data.questions
+                ).as_dict()
+                continue
+            task = progress.add_task(f"searching: {system}", total=len(data.questions))
+            rankings, _ = ev.run_engine(
+                conn, data, doc_of, vectors, system, lambda n, task=task: progress.advance(task, n)
+            )
+            results[system] = ev.score_rankings(rankings, data.questions).as_dict()
+        if sweep:
+            task = progress.add_task("fusion sweep lists", total=2 * len(data.questions))
+            for system in ("bm25", "vector"):
+                _, hits = ev.run_engine(
+                    conn,
+                    data,
+                    doc_of,
+                    vectors,
+                    system,
+                    lambda n, task=task: progress.advance(task, n),
+                    k=ev.sweep_depth(),
+                )
+                setattr(lists, system, hits)
+        conn.commit()
+    report = {
+        "dataset": data.name,
+        "questions": len(data.questions),
+        "documents": len(data.documents),
+        "subject_id": data.subject_id,
+        "systems": results,
+    }
+    if sweep:
+        report["sweep"] = {
+            name: m.as_dict()
+            for name, m in ev.fusion_sweep(lists, data.questions, ev.sweep_configs()).items()
+        }
+    return report
+
+
+@app.command()
+def answers(
+    dataset: Annotated[
+        Path | None,
+        typer.Option(help="Dataset folder; default EDUANIMA_HOME/eval/jsquad_ja (eval fetch)."),
+    ] = None,
+    limit: Annotated[int, typer.Option(help="Only the first N queries (0 = all).")] = 0,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+    out: Annotated[str, typer.Option(help="Where to write the JSON report.")] = (
+        "bench-results/eval-answers.json"
+    ),
+) -> None:
+    """Run the whole loop per query and score the answers against gold."""
+    from tools.evaluation.answers import run_answer_eval
+
+    report = run_answer_eval(str(dataset_or_default(dataset, "jsquad_ja")), limit=limit, out=out)
+    if as_json:
+        print_json(report)

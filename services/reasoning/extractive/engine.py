@@ -1,0 +1,57 @@
+"""The ``extractive`` LLM engine: deterministic, offline, no language model.
+
+One object per role, all over one ``SentenceScorer`` (so one vector cache):
+
+- plan / refine: rules (``planner``).
+- evaluate: ``judge``, which passages are evidence and which tasks are satisfied.
+- answer: ``answerer``, verbatim quotes of the evidence with [n] citations.
+- review: ``review``, reflection that drops claims their cited passage does not support.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from services.reasoning.embedders import Embedder
+from services.reasoning.extractive.answerer import Answerer
+from services.reasoning.extractive.judge import Judge
+from services.reasoning.extractive.planner import rule_plan, rule_refine
+from services.reasoning.extractive.review import review
+from services.reasoning.extractive.scoring import SentenceScorer
+from services.reasoning.llm import Judgement, Passage, PlanDraft, PlannedTask, QueryDraft, Review
+
+
+class ExtractiveLLM:
+    name = "extractive"
+
+    def __init__(self, embedder: Embedder | None = None, *, embed_top: int = 8, **judge_options):
+        self.embedder = embedder
+        self.scorer = SentenceScorer(embedder, embed_top=embed_top)
+        self.judge = Judge(self.scorer, **judge_options)
+        self.answerer = Answerer(self.scorer)
+
+    def plan(self, question: str) -> PlanDraft:
+        return rule_plan(question)
+
+    def refine(
+        self,
+        question: str,
+        tasks: Sequence[PlannedTask],
+        missing_task_ids: Sequence[str],
+        strategy: str,
+        found: Sequence[str],
+    ) -> QueryDraft:
+        return rule_refine(question, tasks, missing_task_ids, strategy, found)
+
+    def evaluate(
+        self, question: str, tasks: Sequence[PlannedTask], passages: Sequence[Passage]
+    ) -> Judgement:
+        return self.judge.evaluate(question, tasks, passages)
+
+    def answer(self, question: str, language: str, evidence: Sequence[Passage]) -> Iterator[str]:
+        return self.answerer.answer(question, language, evidence)
+
+    def review(
+        self, question: str, language: str, draft: str, evidence: Sequence[Passage]
+    ) -> Review:
+        return review(question, language, draft, evidence)

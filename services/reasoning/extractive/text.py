@@ -1,0 +1,313 @@
+"""Text tools of the extractive engine: language, sentences, content keywords, term weights.
+
+Matching happens in the space of ``services.common.text.lexical_terms`` (the
+same terms the searcher ranks with), so a keyword and a passage sentence are
+compared after the same normalisation. Question words and light verbs are
+removed by stop lists that are themselves passed through ``lexical_terms``,
+which keeps them right whatever normal form the tokenizer gives them.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from services.common.text import inflected_spans, lexical_terms, normalise
+
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+_CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\u3005\u30fc]")
+
+# Sentence ends: Japanese full stops and marks (with a closing bracket kept), English
+# terminators followed by a blank, and line breaks (Markdown headings, list items).
+_SENTENCE_END = re.compile(r"[。！？!?]+[」』）)\"”’]*|\.(?=[\"”’)]*(?:\s|$))[\"”’)]*|\n+")
+# A full stop after these ends no sentence: initials (M. Theo), abbreviations (approx.).
+_NOT_AN_END = re.compile(
+    r"(?:^|[\s(])(?:[A-Za-z]|approx|e\.g|i\.e|etc|vs|cf|al|fig|no|nos|vol|pp|ca|mr|mrs|ms|dr|prof|st|jr|sr|inc|ltd|co|u\.s)\.$",
+    re.I,
+)
+
+# Surface words never worth searching for (English); compared lower-cased.
+_EN_STOP = (
+    "a an the this that these those it its is are was were be been being am do does did "
+    "doing have has had having of to in on at by for with from into onto about as than then "
+    "and or but nor so if not no yes can could would should shall will may might must "
+    "what which who whom whose when where why how whether there here i me my we our you your "
+    "he she him her his they them their one ones some any all each both more most other such "
+    "only own same very just also too up down out over under again further once please tell "
+    "explain describe define definition meaning mean means called call named name between "
+    "difference differences differ different compare compared comparison versus vs "
+    "give list show kind type example examples many much"
+)
+EN_STOP_WORDS = frozenset(_EN_STOP.split())
+
+# Japanese question words, frames and light verbs (surface forms).
+_JA_STOP = (
+    "何 なに なん 何か いつ どこ 誰 だれ どの どれ どう どんな どのような どういう 如何 "
+    "なぜ 何故 どうして いくつ いくら 幾ら どのくらい どれくらい 教える 教えて ください "
+    "下さい する ある いる なる 言う いう こと もの よう ため ところ とき について "
+    "に関して に対して における による とは"
+)
+# Words that frame a question but name no topic; kept out of a task's key terms.
+_FRAME = "定義 意味 説明 違い 差 相違 比較 特徴 関係 理由 仕組み 方法 例 種類"
+
+
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:['’][A-Za-z]+)?|[0-9]+")
+
+
+def terms(text: str) -> list[str]:
+    """Matching terms, one per occurrence.
+
+    Japanese goes through ``lexical_terms``; Latin words are lower-cased and
+    lightly stemmed here, because ``lexical_terms`` gives inflections of one
+    English word different forms (die -> ダイ, died -> died) and the engine
+    must match "died" in a question with "die" in a sentence.
+    """
+    latin = [_stem(w) for w in _LATIN_WORD.findall(unicodedata.normalize("NFKC", text))]
+    rest = _LATIN_WORD.sub(" ", unicodedata.normalize("NFKC", text))
+    japanese = lexical_terms(rest) if _JAPANESE.search(rest) else []
+    return japanese + [w for w in latin if w]
+
+
+def _stem(word: str) -> str:
+    """A light suffix stripper: enough to meet died/die, signed/sign, financing/finance."""
+    word = re.sub(r"['’]s$", "", word.lower())
+    if word.isdigit() or len(word) <= 3:
+        return word
+    verbal = False
+    if word.endswith("ed") and not word.endswith("eed") and len(word) >= 4:
+        word, verbal = word[:-1], True  # died -> die, signed -> signe (-> sign below)
+    elif word.endswith("ing") and len(word) >= 6:
+        word, verbal = word[:-3], True
+    elif word.endswith("ies") and len(word) >= 5:
+        word = word[:-3] + "y"
+    elif word.endswith(("sses", "xes", "ches", "shes")):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    if word.endswith("e") and len(word) > 4:
+        word = word[:-1]
+    if verbal and len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouylsz":
+        word = word[:-1]  # stopped -> stop
+    return word
+
+
+@lru_cache(maxsize=1)
+def stop_terms() -> frozenset[str]:
+    """Matching terms of all stop words."""
+    words = _JA_STOP.split() + sorted(EN_STOP_WORDS)
+    return frozenset(t for w in words for t in terms(w))
+
+
+@lru_cache(maxsize=1)
+def frame_terms() -> frozenset[str]:
+    words = _FRAME.split() + ["difference", "definition", "meaning", "comparison", "reason"]
+    return frozenset(t for w in words for t in terms(w))
+
+
+def detect_language(text: str) -> str:
+    return "ja" if _JAPANESE.search(text) else "en"
+
+
+@dataclass(frozen=True)
+class Span:
+    """A sentence as a slice of its passage: ``passage[start:end] == text``."""
+
+    start: int
+    end: int
+    text: str
+
+
+def split_sentences(text: str) -> list[Span]:
+    spans: list[Span] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(text):
+        if match.group(0).startswith(".") and _NOT_AN_END.search(
+            text[max(0, match.start() - 6) : match.start() + 1]
+        ):
+            continue
+        _append_trimmed(spans, text, start, match.end())
+        start = match.end()
+    _append_trimmed(spans, text, start, len(text))
+    return spans
+
+
+def _append_trimmed(spans: list[Span], text: str, start: int, end: int) -> None:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    piece = text[start:end]
+    # A bare list marker or heading hash is not a sentence.
+    if piece and re.search(r"\w", piece):
+        spans.append(Span(start, end, piece))
+
+
+def content_terms(text: str) -> list[str]:
+    """Distinct lexical terms of ``text`` without stop words, in order of first occurrence."""
+    stops = stop_terms()
+    return _distinct(t for t in terms(_drop_english_stops(text)) if t not in stops)
+
+
+def key_terms(keywords: Sequence[str]) -> list[str]:
+    """The terms a passage must contain to be about these keywords."""
+    frames = frame_terms()
+    return [t for t in content_terms(" ".join(keywords)) if t not in frames]
+
+
+def _drop_english_stops(text: str) -> str:
+    return re.sub(
+        r"[A-Za-z][A-Za-z'’-]*",
+        lambda m: "" if m.group(0).lower() in EN_STOP_WORDS else m.group(0),
+        text,
+    )
+
+
+def _distinct(items: Iterable[str]) -> list[str]:
+    seen: dict[str, None] = {}
+    for item in items:
+        seen.setdefault(item, None)
+    return list(seen)
+
+
+# Runs that make up Japanese content words: kanji (with 々), katakana (with ー・), Latin/digits.
+_JA_RUN = re.compile(
+    r"(?:[\u3400-\u4dbf\u4e00-\u9fff\u3005\u30a0-\u30ff\uff66-\uff9fA-Za-z0-9][\u30fc\u30fb]?)+"
+)
+_VERB_ENDINGS = tuple("るうくすつぬむぶぐ")
+_JA_FORMAL_NOUNS = set("事物時為所等他彼此其際方")
+_JA_NOUN_END = re.compile(r"(?:[のにをはがでとへもや]|$|[、。？！?!\s])")
+
+
+def keywords_of(text: str) -> list[str]:
+    """Content keywords of a question fragment, as surface strings for keyword search.
+
+    Japanese: runs of kanji/katakana/Latin (compound nouns stay whole), plus
+    hiragana nouns the tokenizer finds that no run covers. English: runs of
+    consecutive non-stop words ("coefficient", "determination").
+    """
+    text = unicodedata.normalize("NFKC", text)
+    if detect_language(text) == "ja":
+        return _japanese_keywords(text)
+    words = re.findall(r"[A-Za-z0-9][A-Za-z0-9'’.+#-]*[A-Za-z0-9+#]|[A-Za-z0-9]", text)
+    phrases: list[str] = []
+    current: list[str] = []
+    for word in words:
+        if word.lower() in EN_STOP_WORDS:
+            if current:
+                phrases.append(" ".join(current))
+            current = []
+        else:
+            current.append(word)
+    if current:
+        phrases.append(" ".join(current))
+    return _distinct(phrases)
+
+
+def _japanese_keywords(text: str) -> list[str]:
+    stops = stop_terms()
+    # A leading 何 belongs to the question word (何年, 何人), not to the topic.
+    verbs = inflected_spans(text)
+    matches = [(m.start(), _run_end(m, verbs)) for m in _JA_RUN.finditer(text)]
+    runs = [re.sub(r"^何", "", text[start:end]) for start, end in matches]
+    nouns = {
+        r
+        for r, (start, end) in zip(runs, matches, strict=True)
+        if r == text[start:end] and r not in _JA_FORMAL_NOUNS and _JA_NOUN_END.match(text, end)
+    }  # 何歳 → 歳 is a counter, not a topic
+    runs = [r for r in runs if r and r not in _JA_STOP.split()]
+    # A lone kanji counts when a particle or the end follows it (港が, 鱗に), not a verb's
+    # ending (使われる): one kanji is often the whole topic in Japanese.
+    kept = [r for r in runs if len(r) >= 2 or r in nouns or not any(len(o) >= 2 for o in runs)]
+    kept = [r for r in kept if any(t not in stops for t in terms(r))]
+    covered = "".join(kept)
+    # Hiragana nouns (もつれ, ひらがな) that no run holds; verbs are left to the ranking.
+    for term in content_terms(text):
+        if term in covered or len(term) < 2 or term in frame_terms():
+            continue
+        if term.endswith(_VERB_ENDINGS) or term.endswith("い") and not _has_kanji(term):
+            continue
+        if term in text:
+            kept.append(term)
+    return _distinct(kept)
+
+
+def _run_end(run: re.Match, verbs: Sequence[tuple[int, int]]) -> int:
+    """Where a run's noun ends: before the stem of a verb or adjective that starts inside
+    it and goes on in kana (いつ頃生まれた: the run 頃生 holds 頃 and the stem of 生まれ)."""
+    return min(
+        (begin for begin, end in verbs if run.start() < begin < run.end() < end),
+        default=run.end(),
+    )
+
+
+def _has_kanji(text: str) -> bool:
+    return re.search(r"[\u3400-\u4dbf\u4e00-\u9fff]", text) is not None
+
+
+def char_bigrams(text: str) -> set[str]:
+    """Bigrams of Japanese characters (no word boundaries needed); empty for Latin text."""
+    chars = [c if _CJK_CHAR.match(c) else " " for c in normalise(text)]
+    joined = "".join(chars)
+    return {joined[i : i + 2] for i in range(len(joined) - 1) if " " not in joined[i : i + 2]}
+
+
+class TermWeights:
+    """BM25-style IDF over a pool of sentences: rare terms weigh more.
+
+    A term absent from the whole pool gets the largest weight, so a question
+    about something the passages never mention cannot be covered by the
+    common words it shares with them.
+    """
+
+    FLOOR = 0.05
+
+    def __init__(self, documents: Sequence[set[str]]):
+        self.n = len(documents)
+        self.df: dict[str, int] = {}
+        for doc in documents:
+            for term in doc:
+                self.df[term] = self.df.get(term, 0) + 1
+
+    def weight(self, term: str) -> float:
+        df = self.df.get(term, 0)
+        return max(self.FLOOR, math.log(1.0 + (self.n - df + 0.5) / (df + 0.5)))
+
+    def coverage(self, wanted: Sequence[str], present: set[str]) -> float:
+        """Share of the weight of ``wanted`` terms that ``present`` holds (0..1)."""
+        total = sum(self.weight(t) for t in wanted)
+        if total == 0:
+            return 0.0
+        return sum(self.weight(t) for t in wanted if t in present) / total
+
+
+def squash_spaces(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+_ASKS_NUMBER = re.compile(
+    r"いつ|何年|何月|何日|何時|何人|何個|何回|何歳|何割|何倍|何パーセント|何%|何km|何キロ|何メートル"
+    r"|いくつ|いくら|幾つ|どのくらい|どれくらい|どれだけ|何世紀|何名|何隻|何台|何機|何種"
+    r"|\bhow (?:many|much|long|old|far|often|large|big|tall|high|fast)\b|\bwhen\b"
+    r"|\b(?:what|which) (?:year|date|century|decade|percentage)\b",
+    re.I,
+)
+_NUMBER = re.compile(
+    r"[0-9]|[一二三四五六七八九十百千万億]+(?:年|月|日|人|つ|個|回|歳|割|倍|世紀|名)"
+    r"|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty"
+    r"|hundred|thousand|million|billion|dozen|january|february|march|april|may|june|july|august"
+    r"|september|october|november|december|century)\b",
+    re.I,
+)
+
+
+def asks_for_number(question: str) -> bool:
+    """Questions about when, how many, how much: the answer holds a number or a date."""
+    return _ASKS_NUMBER.search(unicodedata.normalize("NFKC", question)) is not None
+
+
+def has_number(text: str) -> bool:
+    return _NUMBER.search(unicodedata.normalize("NFKC", text)) is not None

@@ -1,0 +1,209 @@
+"""Gemini prompts and JSON response schemas, one pair per phase.
+
+Passages appear only as ``[index] text`` (temp indexes, never chunk or
+material IDs: ARCHITECTURE invariant 3). The answer step shows evidence as
+``[n]`` with n = index + 1, the number the reader sees in citations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from services.reasoning.llm import Passage, PlannedTask
+
+# -- schemas (OpenAPI subset accepted by response_schema) ------------------------------------
+
+_STRINGS = {"type": "ARRAY", "items": {"type": "STRING"}}
+
+PLAN_SCHEMA = {
+    "type": "OBJECT",
+    "properties": {
+        "language": {"type": "STRING", "enum": ["ja", "en"]},
+        "complexity": {"type": "NUMBER", "minimum": 1.0, "maximum": 2.0},
+        "tasks": {
+            "type": "ARRAY",
+            "minItems": 1,
+            "items": {
+                "type": "OBJECT",
+                "properties": {
+                    "task_id": {"type": "STRING"},
+                    "description": {"type": "STRING"},
+                    "keywords": _STRINGS,
+                    "required": {"type": "BOOLEAN"},
+                },
+                "required": ["task_id", "description", "keywords"],
+            },
+        },
+        "stop_conditions": {
+            "type": "ARRAY",
+            "items": {
+                "type": "OBJECT",
+                "properties": {
+                    "kind": {
+                        "type": "STRING",
+                        "enum": ["SUFFICIENCY", "UNAMBIGUITY", "VISUAL_CHECK"],
+                    },
+                    "description": {"type": "STRING"},
+                },
+                "required": ["kind", "description"],
+            },
+        },
+        "text_queries": _STRINGS,
+        "vector_query": {"type": "STRING"},
+    },
+    "required": [
+        "language",
+        "complexity",
+        "tasks",
+        "stop_conditions",
+        "text_queries",
+        "vector_query",
+    ],
+}
+
+EVALUATE_SCHEMA = {
+    "type": "OBJECT",
+    "properties": {
+        "findings": {
+            "type": "ARRAY",
+            "items": {
+                "type": "OBJECT",
+                "properties": {
+                    "index": {"type": "INTEGER"},
+                    "task_id": {"type": "STRING"},
+                    "snippet": {"type": "STRING"},
+                    "score": {"type": "NUMBER", "minimum": 0.0, "maximum": 1.0},
+                    "reason": {"type": "STRING"},
+                },
+                "required": ["index", "task_id", "snippet", "score", "reason"],
+            },
+        },
+        "satisfied_task_ids": _STRINGS,
+        "reason": {"type": "STRING"},
+    },
+    "required": ["findings", "satisfied_task_ids", "reason"],
+}
+
+REFINE_SCHEMA = {
+    "type": "OBJECT",
+    "properties": {
+        "text_queries": _STRINGS,
+        "vector_query": {"type": "STRING"},
+        "reasoning": {"type": "STRING"},
+    },
+    "required": ["text_queries", "vector_query"],
+}
+
+REVIEW_SCHEMA = {
+    "type": "OBJECT",
+    "properties": {
+        "critique": {"type": "STRING"},
+        "answer": {"type": "STRING"},
+        "dropped": _STRINGS,
+    },
+    "required": ["critique", "answer", "dropped"],
+}
+
+# -- system instructions -------------------------------------------------------------------
+
+PLAN_SYSTEM = """You plan the search for a question about course materials (Phase 2).
+Split the question into minimal tasks: one per thing that must be found. A comparison
+gets one task per compared item plus one task for the difference; a definition is one task.
+Give each task content keywords (terms the materials would contain, no question words).
+Stop conditions: always SUFFICIENCY; UNAMBIGUITY when near concepts could be confused;
+VISUAL_CHECK when the question is about a figure, table or chart.
+complexity: 1.0 for a definition or a single fact, 1.5 for an explanation or several
+facts, 2.0 for a comparison across materials. language: ja if the question is Japanese, else en.
+text_queries: keyword queries (one per task and one for the whole question);
+vector_query: one natural sentence that states what is sought. Output JSON only."""
+
+EVALUATE_SYSTEM = """You are a librarian judging new search results for a question.
+Passages are shown as [index] text, some as [index] (section: heading) text: the
+section tells what the text is about, but snippets come from the text only.
+For each passage that serves a task, report a finding:
+the passage index, the task_id, a snippet copied character for character from that passage
+(the core sentence, at most two sentences), a score from 0 to 1, and a short reason.
+Never invent or paraphrase snippets; never cite an index that is not shown.
+A task is satisfied only when a finding actually states what the task asks; sharing a few
+words with the question is not enough. Output JSON only."""
+
+REFINE_SYSTEM = """You rewrite search queries for course materials after a search fell short.
+Strategies: missing = target only the tasks still missing; broader = fewer, more general
+terms (drop the most specific term, use synonyms); neighbours = use headings and terms from
+the evidence already found to reach nearby sections. Avoid repeating what was already found.
+Output JSON only: text_queries (keyword queries) and vector_query (one sentence)."""
+
+ANSWER_SYSTEM = """You are a professor answering a student's question from course materials only.
+Evidence passages are shown as [n] text. Use only what the evidence states; cite every
+sentence with the [n] of the passage that supports it. If the evidence does not answer
+(part of) the question, say so plainly instead of guessing. Answer in the requested language,
+concisely, in plain text or simple Markdown."""
+
+REVIEW_SYSTEM = """You review a draft answer against its evidence (critique, then revise).
+Evidence passages are shown as [n] text. Check every sentence of the draft: it must carry a
+citation [n], and passage n must actually support it (quoted text must occur in it).
+Remove sentences that fail and list them verbatim in "dropped". Do not renumber citations
+and do not add new claims. Return the critique, the revised answer and the dropped sentences.
+Output JSON only."""
+
+# -- prompts --------------------------------------------------------------------------------
+
+
+def _tasks_block(tasks: Sequence[PlannedTask]) -> str:
+    return "\n".join(
+        f"- {t.task_id}: {t.description} (keywords: {', '.join(t.keywords) or '-'})" for t in tasks
+    )
+
+
+def _passages_block(passages: Sequence[Passage], *, offset: int = 0) -> str:
+    return "\n\n".join(
+        f"[{p.index + offset}] "
+        + (f"(section: {p.heading}) " if p.heading else "")
+        + p.text.strip()
+        for p in passages
+    )
+
+
+def plan_prompt(question: str) -> str:
+    return f"Question:\n{question}"
+
+
+def evaluate_prompt(
+    question: str, tasks: Sequence[PlannedTask], passages: Sequence[Passage]
+) -> str:
+    return (
+        f"Question:\n{question}\n\nTasks:\n{_tasks_block(tasks)}\n\n"
+        f"New passages:\n{_passages_block(passages)}"
+    )
+
+
+def refine_prompt(
+    question: str,
+    tasks: Sequence[PlannedTask],
+    missing_task_ids: Sequence[str],
+    strategy: str,
+    found: Sequence[str],
+) -> str:
+    missing = [t for t in tasks if t.task_id in set(missing_task_ids)] or list(tasks)
+    held = "\n".join(f"- {s.strip()}" for s in found) or "- (nothing yet)"
+    return (
+        f"Question:\n{question}\n\nAll tasks:\n{_tasks_block(tasks)}\n\n"
+        f"Tasks still missing:\n{_tasks_block(missing)}\n\nStrategy: {strategy}\n\n"
+        f"Evidence already found:\n{held}"
+    )
+
+
+def answer_prompt(question: str, language: str, evidence: Sequence[Passage]) -> str:
+    lang = "Japanese" if language == "ja" else "English"
+    return (
+        f"Answer in {lang}.\n\nQuestion:\n{question}\n\n"
+        f"Evidence:\n{_passages_block(evidence, offset=1)}"
+    )
+
+
+def review_prompt(question: str, language: str, draft: str, evidence: Sequence[Passage]) -> str:
+    lang = "Japanese" if language == "ja" else "English"
+    return (
+        f"The answer is in {lang}.\n\nQuestion:\n{question}\n\nDraft answer:\n{draft}\n\n"
+        f"Evidence:\n{_passages_block(evidence, offset=1)}"
+    )
