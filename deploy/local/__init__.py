@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from rich.console import Console
 
-from deploy.local import gcs, kafka, postgres, process
+from deploy.local import component, gcs, kafka, postgres, process
 from deploy.local.process import LocalDeployError
 from deploy.local.settings import LocalDeploySettings
 
@@ -48,22 +48,25 @@ def _exclusive(settings: LocalDeploySettings) -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
+def _components(settings: LocalDeploySettings) -> list[component.Component]:
+    """In start order: Kafka last, as it takes longest and nothing waits on it here."""
+    return [postgres.component(settings), gcs.component(settings), kafka.component(settings)]
+
+
 def up(settings: LocalDeploySettings, console: Console | None = None) -> None:
     """Start whatever is not running yet and wait until each answers its protocol."""
     out = _console(console)
     with _exclusive(settings):
-        postgres.start(settings, out)
-        gcs.start(settings, out)
-        kafka.start(settings, out)
+        for part in _components(settings):
+            component.start(part, out)
 
 
 def down(settings: LocalDeploySettings, console: Console | None = None) -> None:
     """Stop gracefully whatever this state directory started; data stays on disk."""
     out = _console(console)
     with _exclusive(settings):
-        kafka.stop(settings, out)
-        gcs.stop(settings, out)
-        postgres.stop(settings, out)
+        for part in reversed(_components(settings)):
+            component.stop(part, out)
 
 
 def _kafka_status(settings: LocalDeploySettings) -> ComponentStatus:
@@ -116,5 +119,4 @@ def status(settings: LocalDeploySettings) -> list[ComponentStatus]:
 
 def log_tails(settings: LocalDeploySettings, lines: int = 40) -> str:
     """Tails of every component's log, for CI failure reports."""
-    parts = (kafka.log_tail, postgres.log_tail, gcs.log_tail)
-    return "\n".join(part(settings, lines) for part in parts)
+    return "\n".join(component.tail(part, lines) for part in _components(settings))

@@ -14,9 +14,9 @@ from pathlib import Path
 from urllib.parse import quote
 
 import httpx
-from rich.console import Console
 
 from deploy.local import process
+from deploy.local.component import Component
 from deploy.local.process import LocalDeployError
 from deploy.local.settings import LocalDeploySettings
 
@@ -110,46 +110,37 @@ def delete_bucket(host: str, bucket: str) -> None:
         raise LocalDeployError(f"cannot delete bucket {bucket} at {host}: {exc}") from exc
 
 
-def log_tail(settings: LocalDeploySettings, lines: int = 40) -> str:
+def _launch(settings: LocalDeploySettings) -> int:
     p = paths(settings)
-    return f"--- {p.log}\n{process.log_tail(p.log, lines)}"
+    emulator_version()
+    p.data.mkdir(parents=True, exist_ok=True)
+    argv = [
+        sys.executable, "-m", "gcp_storage_emulator", "--data-dir", str(p.data),
+        "start", "--host", "127.0.0.1", "--port", str(settings.eduanima_gcs_port),
+    ]  # fmt: skip
+    return process.spawn_detached(
+        argv, log_file=p.log, pid_file=p.pid_file, cwd=p.root, env=dict(os.environ)
+    )
 
 
-def start(settings: LocalDeploySettings, console: Console) -> None:
-    """Start the emulator with on-disk storage and create the bucket; no-op when it runs."""
-    p = paths(settings)
-    host = settings.emulator_host
-    if running_pid(settings) is None and process.port_open(settings.eduanima_gcs_port):
-        if not healthy(host):
-            process.refuse_taken_port(settings.eduanima_gcs_port, "GCS emulator")
-        foreign = process.describe_foreign(settings.eduanima_gcs_port)
-        console.print(f"[yellow]GCS emulator: {foreign} answers but was not started here; using it")
-    elif running_pid(settings) is None:
-        emulator_version()
-        p.data.mkdir(parents=True, exist_ok=True)
-        argv = [
-            sys.executable, "-m", "gcp_storage_emulator", "--data-dir", str(p.data),
-            "start", "--host", "127.0.0.1", "--port", str(settings.eduanima_gcs_port),
-        ]  # fmt: skip
-        pid = process.spawn_detached(
-            argv, log_file=p.log, pid_file=p.pid_file, cwd=p.root, env=dict(os.environ)
-        )
-        with console.status(f"GCS emulator: waiting on {host}…"):
-            waited = process.wait_until(
-                lambda: healthy(host),
-                timeout_s=START_TIMEOUT_S,
-                what="GCS emulator",
-                log_file=p.log,
-                alive=lambda: process.pid_alive(pid),
-            )
-        console.print(f"GCS emulator: ready on {host} (pid {pid}, {waited:.1f} s)")
-    ensure_bucket(host, settings.gcs_bucket)
-
-
-def stop(settings: LocalDeploySettings, console: Console) -> None:
+def _halt(settings: LocalDeploySettings) -> None:
     pid = running_pid(settings)
-    if pid is None:
-        return
-    process.terminate(pid, what="GCS emulator", timeout_s=10.0)
+    if pid is not None:
+        process.terminate(pid, what="GCS emulator", timeout_s=10.0)
     paths(settings).pid_file.unlink(missing_ok=True)
-    console.print("GCS emulator: stopped")
+
+
+def component(settings: LocalDeploySettings) -> Component:
+    host = settings.emulator_host
+    return Component(
+        name="GCS emulator",
+        address=host,
+        port=settings.eduanima_gcs_port,
+        logs=(paths(settings).log,),
+        timeout_s=START_TIMEOUT_S,
+        ours=lambda: running_pid(settings) is not None,
+        answers=lambda: healthy(host),
+        launch=lambda _console: _launch(settings),
+        halt=lambda: _halt(settings),
+        after_start=lambda: ensure_bucket(host, settings.gcs_bucket),
+    )

@@ -23,6 +23,7 @@ from confluent_kafka.admin import AdminClient
 from rich.console import Console
 
 from deploy.local import process
+from deploy.local.component import Component
 from deploy.local.process import LocalDeployError
 from deploy.local.settings import LocalDeploySettings
 
@@ -228,27 +229,9 @@ def _answers(bootstrap: str) -> bool:
     return True
 
 
-def log_tail(settings: LocalDeploySettings, lines: int = 40) -> str:
+def _launch(settings: LocalDeploySettings, console: Console) -> int:
+    """Install the jars, render the properties, format once, spawn the broker."""
     p = paths(settings)
-    return (
-        f"--- {p.server_log}\n{process.log_tail(p.server_log, lines)}\n"
-        f"--- {p.stdout_log}\n{process.log_tail(p.stdout_log, lines)}"
-    )
-
-
-def start(settings: LocalDeploySettings, console: Console) -> None:
-    """Install, format once and start the broker; no-op when it already runs."""
-    p = paths(settings)
-    if running_pid(settings):
-        return
-    if process.port_open(settings.eduanima_kafka_port):
-        if not _answers(settings.kafka_bootstrap):
-            process.refuse_taken_port(settings.eduanima_kafka_port, "Kafka")
-        foreign = process.describe_foreign(settings.eduanima_kafka_port)
-        console.print(f"[yellow]Kafka: {foreign} answers but was not started here; using it")
-        return
-    if process.port_open(settings.eduanima_kafka_controller_port):
-        process.refuse_taken_port(settings.eduanima_kafka_controller_port, "KRaft controller")
     install(settings, console)
     p.data.mkdir(parents=True, exist_ok=True)
     p.logs.mkdir(parents=True, exist_ok=True)
@@ -266,29 +249,29 @@ def start(settings: LocalDeploySettings, console: Console) -> None:
         f"-Dlog4j2.configurationFile={_resource(LOG4J2)}", f"-Dkafka.logs.dir={p.logs}",
         "-cp", _classpath(p), "kafka.Kafka", str(p.properties),
     ]  # fmt: skip
-    pid = process.spawn_detached(
+    return process.spawn_detached(
         argv, log_file=p.stdout_log, pid_file=p.pid_file, cwd=p.root, env=dict(os.environ)
     )
-    bootstrap = settings.kafka_bootstrap
-    with console.status(f"Kafka: waiting for the broker on {bootstrap}…"):
-        try:
-            waited = process.wait_until(
-                lambda: process.port_open(settings.eduanima_kafka_port) and _answers(bootstrap),
-                timeout_s=START_TIMEOUT_S,
-                what="Kafka",
-                log_file=p.server_log,
-                alive=lambda: process.pid_alive(pid),
-            )
-        except LocalDeployError as exc:
-            raise LocalDeployError(f"{exc}\n{log_tail(settings, 20)}") from None
-    console.print(f"Kafka: ready on {bootstrap} (pid {pid}, {waited:.1f} s)")
 
 
-def stop(settings: LocalDeploySettings, console: Console) -> None:
+def _halt(settings: LocalDeploySettings) -> None:
     pid = running_pid(settings)
-    if pid is None:
-        return
-    with console.status(f"Kafka: stopping (pid {pid})…"):
+    if pid is not None:
         process.terminate(pid, what="Kafka", timeout_s=60.0)
     paths(settings).pid_file.unlink(missing_ok=True)
-    console.print("Kafka: stopped")
+
+
+def component(settings: LocalDeploySettings) -> Component:
+    bootstrap = settings.kafka_bootstrap
+    return Component(
+        name="Kafka",
+        address=bootstrap,
+        port=settings.eduanima_kafka_port,
+        logs=(paths(settings).server_log, paths(settings).stdout_log),
+        timeout_s=START_TIMEOUT_S,
+        ours=lambda: running_pid(settings) is not None,
+        answers=lambda: _answers(bootstrap),
+        launch=lambda console: _launch(settings, console),
+        halt=lambda: _halt(settings),
+        other_ports=((settings.eduanima_kafka_controller_port, "KRaft controller"),),
+    )

@@ -20,6 +20,7 @@ import psycopg
 from rich.console import Console
 
 from deploy.local import process
+from deploy.local.component import Component
 from deploy.local.process import LocalDeployError
 from deploy.local.settings import LocalDeploySettings
 
@@ -194,49 +195,53 @@ def describe(database_url: str) -> tuple[str, str | None]:
     return str(version[0]) if version else "?", str(vector[0]) if vector else None
 
 
-def log_tail(settings: LocalDeploySettings, lines: int = 40) -> str:
+def _launch(settings: LocalDeploySettings, console: Console) -> None:
+    """initdb once, render the config, ``pg_ctl start`` (it waits and fails fast itself)."""
     p = paths(settings)
-    return f"--- {p.log}\n{process.log_tail(p.log, lines)}"
-
-
-def start(settings: LocalDeploySettings, console: Console) -> None:
-    """initdb once, then start on 127.0.0.1; no-op when it already runs."""
-    p = paths(settings)
-    if running(settings):
-        return
-    if process.port_open(settings.eduanima_pg_port):
-        try:
-            describe(settings.database_url("postgres"))
-        except LocalDeployError:
-            process.refuse_taken_port(settings.eduanima_pg_port, "PostgreSQL")
-        foreign = process.describe_foreign(settings.eduanima_pg_port)
-        console.print(f"[yellow]Postgres: {foreign} answers but was not started here; using it")
-        _ensure_database(settings)
-        return
     _initdb(settings, console)
     _write_config(settings)
     cmd = [
         str(bin_dir() / "pg_ctl"), "start", "-D", str(p.data), "-l", str(p.log),
         "-w", "-t", str(START_TIMEOUT_S),
     ]  # fmt: skip
-    with console.status(f"Postgres: starting on 127.0.0.1:{settings.eduanima_pg_port}…"):
-        result = _run(cmd, check=False)
+    result = _run(cmd, check=False)
     if result.returncode != 0:
         raise LocalDeployError(
             f"PostgreSQL did not start (pg_ctl exit {result.returncode}): "
-            f"{result.stderr.strip()}\n{log_tail(settings, 30)}"
+            f"{result.stderr.strip()}\n--- {p.log}\n{process.log_tail(p.log, 30)}"
         )
+
+
+def _answers(settings: LocalDeploySettings) -> bool:
+    try:
+        describe(settings.database_url("postgres"))
+    except LocalDeployError:
+        return False
+    return True
+
+
+def _after_start(settings: LocalDeploySettings) -> None:
     _ensure_database(settings)
-    version, vector = describe(settings.database_url())
+    _version, vector = describe(settings.database_url())
     if vector is None:
         raise LocalDeployError("PostgreSQL runs but the pgvector extension is not available")
-    console.print(f"Postgres: ready on 127.0.0.1:{settings.eduanima_pg_port} ({version})")
 
 
-def stop(settings: LocalDeploySettings, console: Console) -> None:
-    if not running(settings):
-        return
+def _halt(settings: LocalDeploySettings) -> None:
     cmd = [str(bin_dir() / "pg_ctl"), "stop", "-D", str(paths(settings).data), "-m", "fast", "-w"]
-    with console.status("Postgres: stopping…"):
-        _run(cmd)
-    console.print("Postgres: stopped")
+    _run(cmd)
+
+
+def component(settings: LocalDeploySettings) -> Component:
+    return Component(
+        name="Postgres",
+        address=f"127.0.0.1:{settings.eduanima_pg_port}",
+        port=settings.eduanima_pg_port,
+        logs=(paths(settings).log,),
+        timeout_s=START_TIMEOUT_S,
+        ours=lambda: running(settings),
+        answers=lambda: _answers(settings),
+        launch=lambda console: _launch(settings, console),
+        halt=lambda: _halt(settings),
+        after_start=lambda: _after_start(settings),
+    )

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import base64
+import dataclasses
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
-from deploy.local import kafka, postgres, process
+from deploy.local import component, kafka, postgres, process
 from deploy.local.process import LocalDeployError
 from deploy.local.settings import LocalDeploySettings
 
@@ -114,3 +117,72 @@ def test_wait_until_fails_at_once_when_the_process_died(tmp_path: Path) -> None:
         process.wait_until(
             lambda: False, timeout_s=60, what="component", log_file=log, alive=lambda: False
         )
+
+
+def _http_component(tmp_path: Path, port: int, script: str) -> component.Component:
+    """A component whose process is a tiny HTTP server, launched by the scaffold."""
+    pid_file, log = tmp_path / "c.pid", tmp_path / "c.log"
+
+    def launch(_console) -> int:
+        argv = [sys.executable, "-c", script, str(port), str(tmp_path)]
+        return process.spawn_detached(argv, log_file=log, pid_file=pid_file, cwd=tmp_path, env={})
+
+    def halt() -> None:
+        pid = process.read_pid(pid_file, marker=str(tmp_path))
+        if pid:
+            process.terminate(pid, what="server", timeout_s=10)
+        pid_file.unlink(missing_ok=True)
+
+    return component.Component(
+        name="server",
+        address=f"127.0.0.1:{port}",
+        port=port,
+        logs=(log,),
+        timeout_s=20,
+        ours=lambda: process.read_pid(pid_file, marker=str(tmp_path)) is not None,
+        answers=lambda: process.port_open(port),
+        launch=launch,
+        halt=halt,
+    )
+
+
+SERVE = (
+    "import http.server, sys; "
+    "http.server.HTTPServer(('127.0.0.1', int(sys.argv[1])), "
+    "http.server.BaseHTTPRequestHandler).serve_forever()"
+)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_the_scaffold_starts_waits_reuses_and_stops(tmp_path: Path) -> None:
+    quiet = Console(quiet=True)
+    server = _http_component(tmp_path, _free_port(), SERVE)
+    component.start(server, quiet)
+    assert server.ours() and server.answers()
+    pid = process.read_pid(tmp_path / "c.pid", marker=str(tmp_path))
+    component.start(server, quiet)  # running: a no-op, the same process
+    assert process.read_pid(tmp_path / "c.pid", marker=str(tmp_path)) == pid
+    component.stop(server, quiet)
+    assert not server.ours() and not process.pid_alive(pid)
+
+
+def test_the_scaffold_fails_fast_with_the_log_when_the_process_dies(tmp_path: Path) -> None:
+    crash = "import sys; print('fatal: no config'); sys.exit(3)"
+    server = _http_component(tmp_path, _free_port(), crash)
+    with pytest.raises(LocalDeployError, match="(?s)exited during startup.*no config"):
+        component.start(server, Console(quiet=True))
+
+
+def test_the_scaffold_refuses_a_port_taken_by_something_else(tmp_path: Path) -> None:
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", 0))
+        squatter.listen()
+        server = _http_component(tmp_path, squatter.getsockname()[1], SERVE)
+        server = dataclasses.replace(server, answers=lambda: False)  # it does not speak HTTP
+        with pytest.raises(LocalDeployError, match="is taken"):
+            component.start(server, Console(quiet=True))
