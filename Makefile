@@ -50,7 +50,7 @@ test-unit: ## Unit tests only: no Kafka, no database, no network
 test-integration: ## Integration tests only: real Kafka, PostgreSQL and GCS emulator
 	$(PYTHON) -m pytest -m integration $(PYTEST_ARGS)
 
-lint: ## ruff lint and format check
+lint: $(PYTHON) ## ruff lint and format check (CI runs it)
 	$(PYTHON) -m ruff check .
 	$(PYTHON) -m ruff format --check .
 
