@@ -159,6 +159,9 @@ def answers(
         typer.Option(help="Dataset folder; default EDUANIMA_HOME/eval/jsquad_ja (eval fetch)."),
     ] = None,
     limit: Annotated[int, typer.Option(help="Only the first N queries (0 = all).")] = 0,
+    question_type: Annotated[
+        list[str] | None, typer.Option("--type", help="Only questions of this type (repeatable).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
     out: Annotated[str, typer.Option(help="Where to write the JSON report.")] = (
         "bench-results/eval-answers.json"
@@ -167,6 +170,31 @@ def answers(
     """Run the whole loop per query and score the answers against gold."""
     from tools.evaluation.answers import run_answer_eval
 
-    report = run_answer_eval(str(dataset_or_default(dataset, "jsquad_ja")), limit=limit, out=out)
+    folder = dataset_or_default(dataset, "jsquad_ja")
+    with friendly_errors():
+        report = run_answer_eval(
+            str(folder), limit=limit, out=out, only_types=tuple(question_type or ())
+        )
     if as_json:
         print_json(report)
+
+
+@app.command()
+def check(
+    dataset: Annotated[Path, typer.Argument(help="A course set: materials/ + queries.jsonl.")],
+) -> None:
+    """Check a course eval set: fields, ids, and that every gold key can be quoted."""
+    from tools.evaluation.check import check_course_set
+
+    with friendly_errors():
+        report = check_course_set(dataset)
+    for name, size in report.material_bytes.items():
+        console.print(f"  {name:<40} {size:>8,d} bytes")
+    console.print(f"materials: {sum(report.material_bytes.values()):,d} bytes")
+    for kind, count in sorted(report.questions.items()):
+        console.print(f"  {kind:<40} {count:>4d}")
+    for error in report.errors:
+        console.print(f"[red]error:[/red] {error}", markup=True, highlight=False)
+    if report.errors:
+        raise typer.Exit(1)
+    console.print("OK")
