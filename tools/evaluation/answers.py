@@ -1,105 +1,269 @@
-"""``eduanima eval answers``: the whole question loop per query, scored against gold.
+"""``eduanima eval answers``: the whole question loop per query, scored strictly.
 
-The dataset is stored into its own subject (as ``eval retrieval`` does, the
-same rows), then every question runs through the loop's stage functions in
-this process (``--direct``: the same code the services run, minus Kafka).
-Two shares are reported: final evidence holding a gold paragraph, and answers
-containing a gold answer string.
+A dataset is a folder with ``queries.jsonl`` and either
+
+- ``materials/``: course files, stored through the real parser and chunker
+  (``ingest_path``); gold is a material filename; or
+- ``corpus.jsonl``: one paragraph per record (the public QA sets), stored one chunk per
+  paragraph; gold is a paragraph id, and its material is the paragraph's title.
+
+Every question runs through the loop's stage functions in this process (``--direct``:
+the code the services run, minus Kafka). Scoring is strict:
+
+- an answerable question is right only if it ends ANSWERED, the answer text (not the
+  citations) holds one of its gold keys, and a cited passage comes from a gold material;
+- an unanswerable question (no gold keys) is right only if it ends INSUFFICIENT.
+
+Beside the score: per question type, the statuses, iterations and latency, and how often
+a gold passage was among the passages the answer step received.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import re
 import statistics
 import time
 import unicodedata
-from collections import Counter
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
 from rich.progress import Progress
 
 from services.common import db
+from services.common.errors import InvalidInput
 from services.loop_runtime import direct_loop, question_event
 from services.professor.settings import ProfessorSettings
+from services.professor.stages import select_evidence
 from services.reasoning import make_llm
-from services.reasoning.embedders import CachedEmbedder, UseM3Embedder
+from services.reasoning.embedders import CachedEmbedder, Embedder, UseM3Embedder
 from tools.bench.machine import write_report
+from tools.evaluation.ingest_path import ingest_files, read_files
 from tools.evaluation.retrieval import EVAL_USER, load_dataset, store_dataset
 
 console = Console(stderr=True)
+INGEST_CODE = Path(__file__).resolve().parents[2] / "services" / "ingestor"
 
 
-def _norm(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).lower()
+@dataclass(frozen=True)
+class EvalQuestion:
+    qid: str
+    question: str
+    type: str
+    answers: tuple[str, ...]  # gold keys: any one must appear in the answer text
+    gold: frozenset[str]  # gold units: material filenames, or paragraph ids
+
+    @property
+    def answerable(self) -> bool:
+        return bool(self.answers)
+
+
+@dataclass(frozen=True)
+class StoredSet:
+    name: str
+    subject_id: str
+    unit_of: dict[str, str]  # chunk_id -> gold unit (material filename or paragraph id)
+    material_of: dict[str, str]  # gold unit -> its material (the unit itself for materials)
+
+
+def load_questions(folder: Path) -> list[EvalQuestion]:
+    path = folder / "queries.jsonl"
+    if not path.is_file():
+        raise InvalidInput(f"{path} is missing")
+    questions = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            gold = row.get("gold_materials", row.get("gold_doc_ids"))
+            questions.append(
+                EvalQuestion(
+                    qid=row["qid"],
+                    question=row["question"],
+                    type=row.get("type", "qa"),
+                    answers=tuple(row["answers"]),
+                    gold=frozenset(gold),
+                )
+            )
+        except (json.JSONDecodeError, KeyError, TypeError) as exc:
+            raise InvalidInput(f"{path}:{number}: not a question record ({exc})") from exc
+    if not questions:
+        raise InvalidInput(f"{path} holds no questions")
+    return questions
+
+
+def store_set(conn, folder: Path, embedder: Embedder, progress: Callable[[int], None]) -> StoredSet:
+    """Store the dataset's documents once (idempotent) and map chunks to gold units."""
+    materials = folder / "materials"
+    if materials.is_dir():
+        files = read_files(materials)
+        digest = hashlib.sha256()
+        for name, data in files:
+            digest.update(name.encode() + b"\0" + data)
+        # a change to the ingest code stores the files afresh, in a subject of its own
+        for source in sorted(INGEST_CODE.glob("*.py")):
+            digest.update(source.read_bytes())
+        subject = f"eval-{folder.name}-{digest.hexdigest()[:12]}"
+        chunks = ingest_files(conn, subject, EVAL_USER, files, embedder, progress=progress)
+        unit_of = {str(c.chunk_id): c.filename for c in chunks}
+        return StoredSet(folder.name, subject, unit_of, {name: name for name, _ in files})
+    dataset = load_dataset(folder)
+    doc_of = store_dataset(conn, dataset, embedder, progress)
+    title_of = {d.doc_id: d.title for d in dataset.documents}
+    unit_of = {str(chunk): doc for chunk, doc in doc_of.items()}
+    return StoredSet(dataset.name, dataset.subject_id, unit_of, title_of)
+
+
+def normalised(text: str) -> str:
+    """What key matching compares: NFKC, lower case, runs of blanks as one space."""
+    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).lower().strip()
+
+
+@dataclass(frozen=True)
+class Outcome:
+    qid: str
+    type: str
+    status: str
+    right: bool
+    holds_key: bool
+    cites_gold: bool
+    gold_reached_answer: bool  # a gold passage was among the passages the answer step got
+    iterations: int
+    latency_s: float
+
+
+def judge(
+    q: EvalQuestion,
+    final,
+    answered_from: list[str],
+    cited: list[str],
+    stored: StoredSet,
+    latency_s: float,
+) -> Outcome:
+    """Strict scoring of one final answer (see the module docstring)."""
+    gold_materials = {stored.material_of.get(u, u) for u in q.gold}
+    holds_key = any(normalised(key) in normalised(final.answer) for key in q.answers)
+    cites_gold = any(stored.material_of.get(u, u) in gold_materials for u in cited)
+    reached = any(u in q.gold for u in answered_from)
+    if q.answerable:
+        right = final.status == "ANSWERED" and holds_key and cites_gold
+    else:
+        right = final.status == "INSUFFICIENT"
+    return Outcome(
+        q.qid,
+        q.type,
+        final.status,
+        right,
+        holds_key,
+        cites_gold,
+        reached,
+        final.iterations,
+        latency_s,
+    )
+
+
+def summarise(outcomes: list[Outcome]) -> dict:
+    def share(items: list[Outcome], test) -> float:
+        return round(sum(map(test, items)) / len(items), 4) if items else 0.0
+
+    answered = [o for o in outcomes if o.type != "unanswerable" and o.status == "ANSWERED"]
+    by_type: dict[str, list[Outcome]] = defaultdict(list)
+    for outcome in outcomes:
+        by_type[outcome.type].append(outcome)
+    reached = [o for o in outcomes if o.gold_reached_answer]
+    latencies = sorted(o.latency_s for o in outcomes)
+    return {
+        "questions": len(outcomes),
+        "strict_right": share(outcomes, lambda o: o.right),
+        "per_type": {
+            kind: {"n": len(items), "strict_right": share(items, lambda o: o.right)}
+            for kind, items in sorted(by_type.items())
+        },
+        "statuses": dict(Counter(o.status for o in outcomes)),
+        "answered_holds_key": share(answered, lambda o: o.holds_key),
+        "gold_reached_answer_step": share(
+            [o for o in outcomes if o.type != "unanswerable"], lambda o: o.gold_reached_answer
+        ),
+        "insufficient_when_gold_reached": share(reached, lambda o: o.status == "INSUFFICIENT"),
+        "mean_iterations": round(statistics.mean(o.iterations for o in outcomes), 2),
+        "latency_s": {
+            "p50": round(statistics.median(latencies), 3),
+            "p95": round(latencies[int(0.95 * (len(latencies) - 1))], 3),
+            "max": round(latencies[-1], 3),
+        },
+    }
 
 
 def run_answer_eval(
-    dataset_dir: str, limit: int = 0, out: str = "bench-results/eval-answers.json"
+    dataset_dir: str,
+    limit: int = 0,
+    out: str = "bench-results/eval-answers.json",
+    only_types: tuple[str, ...] = (),
 ) -> dict:
+    folder = Path(dataset_dir)
     settings = ProfessorSettings()
     db.migrate(settings)
-    dataset = load_dataset(Path(dataset_dir))
+    questions = load_questions(folder)
+    if only_types:
+        questions = [q for q in questions if q.type in only_types]
+    questions = questions[:limit] if limit else questions
     embedder = CachedEmbedder(UseM3Embedder(), Path(settings.eduanima_home) / "embed-cache")
     with db.connect(settings) as conn, Progress(console=console) as progress:
-        task = progress.add_task("storing corpus", total=len(dataset.documents))
-        doc_of = {
-            str(k): v
-            for k, v in store_dataset(
-                conn, dataset, embedder, lambda n: progress.advance(task, n)
-            ).items()
-        }
-    questions = dataset.questions[:limit] if limit else dataset.questions
+        task = progress.add_task("storing documents", total=None)
+        stored = store_set(conn, folder, embedder, lambda n: progress.advance(task, n))
     loop, close = direct_loop(
         settings, engine=make_llm(settings, embedder=embedder), embedder=embedder, record=False
     )
-    gold_answers = {}
-    import json
-
-    for line in (Path(dataset_dir) / "queries.jsonl").read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            row = json.loads(line)
-            gold_answers[row["qid"]] = row["answers"]
-    evidence_hits = answer_hits = 0
-    iterations, latencies, statuses = [], [], Counter()
+    outcomes: list[Outcome] = []
+    details = []
     try:
         with Progress(console=console) as progress:
             task = progress.add_task("asking", total=len(questions))
             for q in questions:
                 start = time.perf_counter()
-                events = loop.run(question_event(dataset.subject_id, EVAL_USER, q.question))
-                latencies.append(time.perf_counter() - start)
+                events = loop.run(question_event(stored.subject_id, EVAL_USER, q.question))
+                latency = time.perf_counter() - start
                 final = events[-1]
-                statuses[final.status] += 1
-                iterations.append(final.iterations)
-                held = {doc_of.get(c) for c in _evidence_chunks(loop, final.session_id)}
-                evidence_hits += bool(held & q.gold)
-                answer_hits += any(_norm(a) in _norm(final.answer) for a in gold_answers[q.qid])
+                state = loop.last_states.get(final.session_id)
+                answered_from = (
+                    [stored.unit_of.get(e.chunk_id, "") for e in select_evidence(state)]
+                    if state
+                    else []
+                )
+                cited = [stored.unit_of.get(c.chunk_id, "") for c in final.citations]
+                outcome = judge(q, final, answered_from, cited, stored, latency)
+                outcomes.append(outcome)
+                details.append(
+                    {
+                        **outcome.__dict__,
+                        "question": q.question,
+                        "answer": final.answer,
+                        "cited": cited,
+                    }
+                )
                 progress.advance(task)
     finally:
         close()
-    n = len(questions)
     report = write_report(
         out,
         {
             "benchmark": "eval-answers",
-            "dataset": dataset.name,
-            "queries": n,
+            "dataset": stored.name,
+            "mode": "direct (the loop's stage functions in one process, no Kafka)",
             "engine": loop.engine.name,
-            "evidence_holds_gold": round(evidence_hits / n, 4),
-            "answer_contains_gold_string": round(answer_hits / n, 4),
-            "statuses": dict(statuses),
-            "mean_iterations": round(statistics.mean(iterations), 2),
-            "latency_s": {
-                "p50": round(statistics.median(latencies), 3),
-                "max": round(max(latencies), 3),
-            },
+            "embedder": embedder.name,
+            "scoring": "strict: ANSWERED + a gold key in the answer text + a cited gold material;"
+            " unanswerable: INSUFFICIENT",
+            **summarise(outcomes),
         },
+    )
+    Path(out).with_suffix(".details.jsonl").write_text(
+        "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in details), encoding="utf-8"
     )
     console.print_json(data=report)
     return report
-
-
-def _evidence_chunks(loop, session_id: str) -> list[str]:
-    """Chunk IDs of the session's final evidence, kept by the direct loop's last evaluation."""
-    state = loop.last_states.get(session_id)
-    return [e.chunk_id for e in state.evidence] if state else []
