@@ -20,6 +20,7 @@ import uvicorn
 from confluent_kafka import KafkaException
 from fastapi import FastAPI, File, Form, HTTPException, Path, Request, UploadFile, status
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from sse_starlette import EventSourceResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -141,6 +142,9 @@ def create_app(
     def console() -> HTMLResponse:
         page = resources.files("services.gateway").joinpath("static/index.html")
         return HTMLResponse(page.read_text(encoding="utf-8"))
+
+    # the console's script and style sheet (plain files: no build step)
+    app.mount("/static", StaticFiles(packages=[("services.gateway", "static")]), name="static")
 
     @app.get("/healthz", tags=["ops"])
     def healthz() -> Health:

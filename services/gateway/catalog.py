@@ -75,15 +75,16 @@ def list_materials(
 def recent_uploads(
     conn: psycopg.Connection, subject_id: str, user_id: str, role: str
 ) -> list[dict[str, Any]]:
-    """Uploads still PENDING or FAILED in the last day (a teacher sees everyone's)."""
+    """The user's own uploads still PENDING or FAILED in the last day (a note's filename
+    is private: nobody else sees it)."""
     return (
         conn.cursor(row_factory=dict_row)
         .execute(
             "SELECT idempotency_key, job_id, filename, user_id, status, error, updated_at"
             " FROM ingest_jobs WHERE subject_id = %(subject)s"
             " AND status IN ('PENDING', 'FAILED') AND updated_at > now() - interval '1 day'"
-            " AND (%(teacher)s OR user_id = %(user)s) ORDER BY updated_at DESC LIMIT 50",
-            {"subject": subject_id, "user": user_id, "teacher": role == "teacher"},
+            " AND user_id = %(user)s ORDER BY updated_at DESC LIMIT 50",
+            {"subject": subject_id, "user": user_id},
         )
         .fetchall()
     )
