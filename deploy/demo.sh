@@ -10,7 +10,19 @@ QUESTION=${1:-}
 . .venv/bin/activate
 
 eduanima up
-mkdir -p "${EDUANIMA_HOME:-.eduanima}/logs"
+HOME_DIR=${EDUANIMA_HOME:-.eduanima}
+mkdir -p "$HOME_DIR/logs"
+# Console sign-in for the demo's teacher and student: random local tokens, made once and
+# kept (mode 600) under EDUANIMA_HOME, unless GATEWAY_TOKENS is set already.
+if [ -z "${GATEWAY_TOKENS:-}" ]; then
+  TOKENS_FILE="$HOME_DIR/console-tokens"
+  if [ ! -s "$TOKENS_FILE" ]; then
+    (umask 077 && python -c 'import secrets; t = secrets.token_urlsafe
+print(f"{t(24)}=sensei,{t(24)}=gakusei")' >"$TOKENS_FILE")
+  fi
+  GATEWAY_TOKENS=$(cat "$TOKENS_FILE")
+  export GATEWAY_TOKENS
+fi
 eduanima run >"${EDUANIMA_HOME:-.eduanima}/logs/services.log" 2>&1 &
 services=$!
 trap 'kill $services 2>/dev/null; wait $services 2>/dev/null || true' EXIT
@@ -20,3 +32,15 @@ eduanima subject enroll stats101 sensei --role teacher
 eduanima subject enroll stats101 gakusei --role student
 eduanima ingest demo/stats101 --subject stats101 --user sensei --wait
 eduanima ask "$QUESTION" --subject stats101 --user gakusei --follow
+
+console="http://127.0.0.1:${GATEWAY_PORT:-8765}"
+echo
+echo "Web console (each link signs its user in; the browser keeps the token):"
+IFS=, read -ra entries <<<"$GATEWAY_TOKENS"
+for entry in "${entries[@]}"; do
+  echo "  ${entry#*=}: $console/#token=${entry%%=*}"
+done
+if [ -t 0 ]; then
+  echo "The services keep running; Ctrl-C stops them."
+  wait $services || true
+fi

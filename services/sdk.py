@@ -92,7 +92,9 @@ class Client:
         uri = blobs.put(data, subject_id, filename, mime)
         return IngestJob(
             job_id=str(uuid.uuid4()),
-            idempotency_key=ingest_key(subject_id, data),
+            idempotency_key=ingest_key(
+                subject_id, data, "subject" if visibility == "subject" else f"private:{user_id}"
+            ),
             subject_id=subject_id,
             user_id=user_id,
             blob_uri=uri,
@@ -122,8 +124,12 @@ class Client:
         session_id: str | None = None,
         max_iterations: int | None = None,
         timeout_ms: int | None = None,
+        conversation_id: str | None = None,
     ) -> str:
-        """Publish a QuestionAsked event; return its session id (the key of every loop message)."""
+        """Publish a QuestionAsked event; return its session id (the key of every loop message).
+
+        ``conversation_id`` makes it a follow-up: the professor plans it with the earlier
+        turns of that conversation (by the same user in the same subject)."""
         question = question.strip()
         if not question:
             raise ValueError("the question is empty")
@@ -140,6 +146,7 @@ class Client:
             asked_at_ms=now_ms(),
             max_iterations=max_iterations,
             timeout_ms=timeout_ms,
+            conversation_id=conversation_id,
         )
         self.publisher.publish(QUESTIONS, session_id, event)
         self.publisher.flush()

@@ -53,6 +53,10 @@ SEARCH_RESULTS = TopicSpec("search.results", 6, "SearchResult", "session_id", ha
 EVALUATIONS = TopicSpec("evaluations", 6, "Evaluation", "session_id", has_dlq=True)
 ANSWERS = TopicSpec("answers", 6, "AnswerEvent", "session_id", retention_ms=3 * DAY_MS)
 SEARCH_SESSIONS = TopicSpec("search.sessions", 6, "SessionState", "session_id", compacted=True)
+# Who changed which material (stored, deactivated, reactivated, deleted): kept a year for audit.
+MATERIALS_CHANGES = TopicSpec(
+    "materials.changes", 3, "MaterialChanged", "material_key", retention_ms=365 * DAY_MS
+)
 
 STREAMS = (
     INGEST_JOBS,
@@ -63,6 +67,7 @@ STREAMS = (
     EVALUATIONS,
     ANSWERS,
     SEARCH_SESSIONS,
+    MATERIALS_CHANGES,
 )
 ALL_TOPICS: tuple[TopicSpec, ...] = STREAMS + tuple(dlq_spec(s) for s in STREAMS if s.has_dlq)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from services.cli import bench, evaluation, infra, loop, materials, search
+from services.cli import bench, evaluation, infra, loop, materials, search, teaching
 
 app = typer.Typer(
     name="eduanima",
@@ -15,6 +15,6 @@ app = typer.Typer(
 app.add_typer(bench.app, name="bench")
 app.add_typer(evaluation.app, name="eval")
 infra.register(app)
-materials.register(app)
+teaching.register(app, materials.register(app))
 loop.register(app)
 search.register(app)

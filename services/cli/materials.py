@@ -1,4 +1,5 @@
-"""``eduanima subject create|enroll``, ``ingest``."""
+"""``eduanima subject create|enroll``, ``ingest``: operator commands (database and Kafka
+directly, any ``--user``). The ingestor still checks each job's user and role."""
 
 from __future__ import annotations
 
@@ -42,7 +43,8 @@ def expand(paths: list[Path]) -> list[Path]:
     return files
 
 
-def register(app: typer.Typer) -> None:
+def register(app: typer.Typer) -> typer.Typer:
+    """Register the commands; return the ``subject`` group for the user commands to join."""
     subject_app = typer.Typer(
         help="Subjects (courses) and who is enrolled in them.", no_args_is_help=True
     )
@@ -141,3 +143,5 @@ def register(app: typer.Typer) -> None:
         console.print(table)
         if failed:
             raise typer.Exit(1)
+
+    return subject_app

@@ -104,6 +104,26 @@ class BlobStore:
         logger.info("stored blob", extra={"uri": uri, "bytes": len(data)})
         return uri
 
+    def delete(self, uri: str) -> bool:
+        """Delete the object; False if it was already gone."""
+        bucket, name = parse_uri(uri)
+        blob = self._storage().bucket(bucket).blob(name)
+        try:
+            blob.delete(timeout=self.timeout_s, retry=self._retry)
+        except gexc.NotFound:
+            return False
+        except (gexc.GoogleAPIError, OSError) as exc:
+            raise BlobStoreError(f"cannot delete {uri}: {exc}") from exc
+        logger.info("deleted blob", extra={"uri": uri})
+        return True
+
+    def exists(self, uri: str) -> bool:
+        bucket, name = parse_uri(uri)
+        try:
+            return self._storage().bucket(bucket).blob(name).exists(timeout=self.timeout_s)
+        except (gexc.GoogleAPIError, OSError) as exc:
+            raise BlobStoreError(f"cannot look up {uri}: {exc}") from exc
+
     def get(self, uri: str) -> bytes:
         """The bytes at ``uri``; BlobStoreError if it is missing or unreadable."""
         bucket, name = parse_uri(uri)

@@ -35,5 +35,10 @@ class NotEnrolled(InvalidInput):
     """The user is not enrolled in the subject, or the subject does not exist."""
 
 
+class Forbidden(InvalidInput):
+    """The user is enrolled, but their role does not allow this (for example: a student
+    publishing a shared material, or changing someone else's)."""
+
+
 class EngineError(EduanimaError):
     """An LLM or embedding engine failed or is not available (for example: needs Gemini)."""

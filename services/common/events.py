@@ -156,6 +156,7 @@ class QuestionAsked:
     asked_at_ms: int
     max_iterations: int | None = None
     timeout_ms: int | None = None
+    conversation_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -214,6 +215,21 @@ class AnswerEvent:
 
 
 @dataclass(frozen=True)
+class MaterialChanged:
+    change_id: str
+    subject_id: str
+    material_id: str
+    material_key: str
+    version: int
+    action: str  # STORED | DEACTIVATED | REACTIVATED | DELETED
+    user_id: str
+    changed_at_ms: int
+    title: str = ""
+    filename: str = ""
+    visibility: str = "subject"
+
+
+@dataclass(frozen=True)
 class SessionState:
     session_id: str
     seen_chunk_ids: list[str]
@@ -233,6 +249,7 @@ EVENT_TYPES: dict[str, type] = {
         Evaluation,
         AnswerEvent,
         SessionState,
+        MaterialChanged,
     )
 }
 

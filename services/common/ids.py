@@ -24,10 +24,17 @@ def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def ingest_key(subject_id: str, data: bytes) -> str:
-    """Default idempotency key of an IngestJob: hash of (subject, file bytes)."""
+def ingest_key(subject_id: str, data: bytes, namespace: str = "subject") -> str:
+    """Default idempotency key of an IngestJob: hash of (subject, namespace, file bytes).
+
+    ``namespace`` is ``subject`` for shared materials and ``private:<owner>`` for a note, so
+    one user's note is never taken for the same bytes a teacher (or another user) uploads.
+    """
     h = hashlib.sha256()
     h.update(subject_id.encode("utf-8"))
     h.update(b"\x00")
+    if namespace != "subject":
+        h.update(namespace.encode("utf-8"))
+        h.update(b"\x00")
     h.update(data)
     return h.hexdigest()

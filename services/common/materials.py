@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import psycopg
 
-from services.common.errors import InvalidInput, NotEnrolled, StoreError
+from services.common.errors import Forbidden, InvalidInput, NotEnrolled, StoreError
 from services.common.ids import uuid7
 from services.common.text import lexical_terms
 
@@ -38,11 +38,69 @@ class NewMaterial:
     sha256: str
     blob_uri: str
     visibility: str = "subject"
-    material_key: str = ""  # default: subject + filename
+    material_key: str = ""  # default: material_key(subject, filename, visibility, owner)
 
     @property
     def key(self) -> str:
-        return self.material_key or f"{self.subject_id}/{self.filename}"
+        return self.material_key or material_key(
+            self.subject_id, self.filename, self.visibility, self.owner_id
+        )
+
+
+def key_namespace(subject_id: str, visibility: str, owner_id: str) -> str:
+    """The prefix every material key of this kind starts with.
+
+    Shared materials live under ``<subject>/``; a private note under
+    ``<subject>/private:<owner>/``, so a note can never take the key of a shared
+    material or of another user's note, whatever its filename.
+    """
+    if visibility == "private":
+        return f"{subject_id}/private:{owner_id}/"
+    if visibility == "subject":
+        return f"{subject_id}/"
+    raise InvalidInput(f"visibility must be subject or private, not {visibility!r}")
+
+
+def material_key(subject_id: str, filename: str, visibility: str, owner_id: str) -> str:
+    """The default key naming a document across its versions."""
+    return key_namespace(subject_id, visibility, owner_id) + filename
+
+
+def check_key_namespace(key: str, subject_id: str, visibility: str, owner_id: str) -> None:
+    """Forbidden unless ``key`` lies in the namespace this user may write (pure)."""
+    namespace = key_namespace(subject_id, visibility, owner_id)
+    inside = key.startswith(namespace) and len(key) > len(namespace)
+    if visibility == "subject" and key.startswith(f"{subject_id}/private:"):
+        inside = False
+    if not inside:
+        raise Forbidden(f"material key {key!r} is outside {namespace!r}, where this upload belongs")
+
+
+def check_material_write(
+    conn: psycopg.Connection, subject_id: str, user_id: str, visibility: str, key: str
+) -> str:
+    """The writer's role, or NotEnrolled / Forbidden: may ``user_id`` store a version of ``key``?
+
+    Only a subject's teachers publish shared materials; anyone enrolled may keep private
+    notes, under their own key namespace. The rows already stored under the key must be
+    of the same subject and visibility (and, for a note, owner): a key never changes hands.
+    """
+    role = require_enrolled(conn, subject_id, user_id)
+    if visibility == "subject" and role != "teacher":
+        raise Forbidden(
+            f"only a teacher of {subject_id!r} publishes shared materials;"
+            f" {user_id!r} is a {role} (upload it as a private note instead)"
+        )
+    check_key_namespace(key, subject_id, visibility, user_id)
+    stored = conn.execute(
+        "SELECT subject_id, visibility, owner_id FROM materials WHERE material_key = %s"
+        " AND (subject_id <> %s OR visibility <> %s OR (visibility = 'private' AND owner_id <> %s))"
+        " LIMIT 1",
+        (key, subject_id, visibility, user_id),
+    ).fetchone()
+    if stored is not None:
+        raise Forbidden(f"material key {key!r} belongs to another owner or visibility")
+    return role
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ EVENTS = (
     "Evaluation",
     "AnswerEvent",
     "SessionState",
+    "MaterialChanged",
 )
 
 Schema = dict[str, Any]

@@ -63,6 +63,22 @@ class StorageSettings(_Base):
     gcs_project: str = Field("eduanima-local", description="GCP project for the storage client.")
 
 
+class GatewayClientSettings(_Base):
+    """Where the CLI's user commands (materials, unanswered, subject list) reach the gateway."""
+
+    eduanima_gateway_url: str = Field(
+        "", description="The gateway's base URL; default http://127.0.0.1:<GATEWAY_PORT>."
+    )
+    gateway_port: int = Field(8765, description="Port of a local gateway (the default URL).")
+    eduanima_token: SecretStr | None = Field(
+        None, description="Bearer token of the CLI's user (a static token or a JWT)."
+    )
+
+    @property
+    def base_url(self) -> str:
+        return self.eduanima_gateway_url.rstrip("/") or f"http://127.0.0.1:{self.gateway_port}"
+
+
 class GeminiSettings(_Base):
     gemini_api_key: SecretStr | None = Field(None, description="Gemini API key; unset = offline.")
     gemini_base_url: str | None = Field(

@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import logging
 import threading
+import uuid
 from contextlib import asynccontextmanager
 from importlib import resources
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 import anyio
 import uvicorn
 from confluent_kafka import KafkaException
 from fastapi import FastAPI, File, Form, HTTPException, Path, Request, UploadFile, status
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from sse_starlette import EventSourceResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -28,22 +30,24 @@ from services.common.blobstore import BlobStore
 from services.common.errors import (
     BlobStoreError,
     EduanimaError,
+    Forbidden,
     InvalidInput,
     NotEnrolled,
     StoreError,
 )
-from services.gateway import queries
-from services.gateway.auth import CurrentUser, TokenTable, parse_tokens
+from services.gateway import queries, routes, teaching
+from services.gateway.auth import Authenticator, CurrentUser
 from services.gateway.backends import Backends
+from services.gateway.catalog import UnknownMaterial
 from services.gateway.metrics import QUESTIONS_ACCEPTED, UPLOADED_BYTES, UPLOADS_ACCEPTED
 from services.gateway.models import (
     Health,
     IngestStatus,
-    Problem,
     QuestionAccepted,
     QuestionIn,
     SessionView,
     UploadAccepted,
+    problems,
 )
 from services.gateway.settings import GatewaySettings
 from services.gateway.streaming import answer_stream
@@ -57,18 +61,6 @@ MULTIPART_SLACK_BYTES = 64 * 1024
 
 class GatewayError(EduanimaError):
     """The gateway could not serve (for example: its HTTP server stopped)."""
-
-
-def _problems(*codes: int) -> dict[int | str, dict[str, Any]]:
-    reasons = {
-        401: "Missing or unknown bearer token.",
-        403: "The user is not enrolled in the subject, or does not own the resource.",
-        404: "Unknown subject, session or ingest key.",
-        413: "The upload is larger than MAX_UPLOAD_BYTES.",
-        502: "Object storage refused the upload.",
-        503: "Kafka or PostgreSQL is not available.",
-    }
-    return {code: {"model": Problem, "description": reasons[code]} for code in codes}
 
 
 class BodyLimit:
@@ -106,7 +98,10 @@ def _error_handlers(app: FastAPI) -> None:
         return handle
 
     app.add_exception_handler(queries.UnknownSubject, problem(404))
+    app.add_exception_handler(UnknownMaterial, problem(404))
+    app.add_exception_handler(teaching.UnknownEntry, problem(404))
     app.add_exception_handler(NotEnrolled, problem(403))
+    app.add_exception_handler(Forbidden, problem(403))
     app.add_exception_handler(InvalidInput, invalid_input)
     app.add_exception_handler(BlobStoreError, problem(502))
     app.add_exception_handler(StoreError, problem(503))
@@ -118,9 +113,12 @@ def create_app(
 ) -> FastAPI:
     settings = settings or GatewaySettings()
     backends = backends or Backends(settings)
-    tokens = TokenTable(parse_tokens(settings.gateway_tokens.get_secret_value()))
-    if not len(tokens):
-        logger.warning("GATEWAY_TOKENS is empty: every authenticated request will answer 401")
+    auth = Authenticator.from_settings(settings)
+    if not auth:
+        logger.warning(
+            "neither GATEWAY_TOKENS nor GATEWAY_JWKS is set: every authenticated request"
+            " will answer 401"
+        )
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
@@ -130,11 +128,13 @@ def create_app(
     app = FastAPI(
         title="eduanima gateway",
         version=API_VERSION,
-        description="Upload course materials, ask questions and stream their answers"
-        " (Server-Sent Events). Authenticate with `Authorization: Bearer <token>`.",
+        description="Upload and manage course materials, ask questions (and follow-ups) and"
+        " stream their answers (Server-Sent Events); teachers also read the unanswered log"
+        " and run search tests. Authenticate with `Authorization: Bearer <token>`: a static"
+        " token (GATEWAY_TOKENS) or a JWT of the configured OIDC provider.",
         lifespan=lifespan,
     )
-    app.state.tokens = tokens
+    app.state.auth = auth
     app.add_middleware(BodyLimit, limit=settings.max_upload_bytes + MULTIPART_SLACK_BYTES)
     _error_handlers(app)
 
@@ -142,6 +142,9 @@ def create_app(
     def console() -> HTMLResponse:
         page = resources.files("services.gateway").joinpath("static/index.html")
         return HTMLResponse(page.read_text(encoding="utf-8"))
+
+    # the console's script and style sheet (plain files: no build step)
+    app.mount("/static", StaticFiles(packages=[("services.gateway", "static")]), name="static")
 
     @app.get("/healthz", tags=["ops"])
     def healthz() -> Health:
@@ -166,7 +169,7 @@ def create_app(
         "/v1/subjects/{subject_id}/materials",
         tags=["materials"],
         status_code=202,
-        responses=_problems(401, 403, 404, 413, 502, 503),
+        responses=problems(401, 403, 404, 413, 502, 503),
     )
     def upload_material(
         subject_id: Annotated[str, Path(min_length=1, max_length=200)],
@@ -175,9 +178,17 @@ def create_app(
         title: Annotated[str, Form(max_length=500)] = "",
         visibility: Annotated[Literal["subject", "private"], Form()] = "subject",
     ) -> UploadAccepted:
-        """Store the file in object storage and publish its IngestJob (ingested asynchronously)."""
+        """Store the file in object storage and publish its IngestJob (ingested asynchronously).
+
+        Shared materials (``subject``) are published by the subject's teachers only; anyone
+        enrolled may upload a ``private`` note, kept under their own identity."""
         with backends.pool.connection() as conn:
-            queries.require_member(conn, subject_id, user)
+            role = queries.require_member(conn, subject_id, user)
+            if visibility == "subject" and role != "teacher":
+                raise Forbidden(
+                    f"only a teacher of {subject_id!r} publishes shared materials;"
+                    " upload it with visibility=private as your own note"
+                )
         data = file.file.read(settings.max_upload_bytes + 1)
         if len(data) > settings.max_upload_bytes:
             raise HTTPException(
@@ -211,7 +222,7 @@ def create_app(
             status_url=f"/v1/ingest/{job.idempotency_key}",
         )
 
-    @app.get("/v1/ingest/{idempotency_key}", tags=["materials"], responses=_problems(401, 403, 404))
+    @app.get("/v1/ingest/{idempotency_key}", tags=["materials"], responses=problems(401, 403, 404))
     def ingest_job_status(idempotency_key: str, user: CurrentUser) -> IngestStatus:
         """Where an upload stands: PENDING until the ingestor settles it."""
         with backends.pool.connection() as conn:
@@ -225,18 +236,28 @@ def create_app(
         "/v1/questions",
         tags=["questions"],
         status_code=202,
-        responses=_problems(401, 403, 404, 503),
+        responses=problems(401, 403, 404, 503),
     )
     def ask(body: QuestionIn, user: CurrentUser) -> QuestionAccepted:
-        """Publish the question; follow its answer on the events URL."""
+        """Publish the question; follow its answer on the events URL. With the
+        ``conversation_id`` of an earlier answer it is a follow-up ("why is that?")."""
+        session_id = str(uuid.uuid4())
+        conversation_id = body.conversation_id or session_id
         with backends.pool.connection() as conn:
             queries.require_member(conn, body.subject_id, user)
-        session_id = backends.client.ask(
-            body.subject_id, user, body.question, max_iterations=body.max_iterations
+            teaching.check_conversation(conn, conversation_id, user, body.subject_id)
+        backends.client.ask(
+            body.subject_id,
+            user,
+            body.question,
+            session_id=session_id,
+            max_iterations=body.max_iterations,
+            conversation_id=conversation_id,
         )
         QUESTIONS_ACCEPTED.inc()
         return QuestionAccepted(
             session_id=session_id,
+            conversation_id=conversation_id,
             events_url=f"/v1/sessions/{session_id}/events",
             session_url=f"/v1/sessions/{session_id}",
         )
@@ -265,7 +286,7 @@ def create_app(
                 " (data: the AnswerEvent as JSON, id: its seq); `error` if none arrives in time.",
                 "content": {"text/event-stream": {"schema": {"type": "string"}}},
             },
-            **_problems(401, 403, 404),
+            **problems(401, 403, 404),
         },
     )
     async def session_events(session_id: str, user: CurrentUser) -> EventSourceResponse:
@@ -275,7 +296,7 @@ def create_app(
             answer_stream(backends.client, session_id, settings.gateway_follow_timeout_s)
         )
 
-    @app.get("/v1/sessions/{session_id}", tags=["questions"], responses=_problems(401, 403, 404))
+    @app.get("/v1/sessions/{session_id}", tags=["questions"], responses=problems(401, 403, 404))
     def session_state(session_id: str, user: CurrentUser) -> SessionView:
         """The session as recorded: status, answer and citations once it has finished."""
         with backends.pool.connection() as conn:
@@ -286,6 +307,7 @@ def create_app(
             raise HTTPException(status.HTTP_403_FORBIDDEN, "the session belongs to another user")
         return SessionView(**row)
 
+    app.include_router(routes.router(backends))
     return app
 
 

@@ -7,6 +7,7 @@ refuses unauthenticated requests without any infrastructure.
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
 
 from psycopg_pool import ConnectionPool
 
@@ -14,6 +15,10 @@ from services.common import db
 from services.common.blobstore import BlobStore
 from services.gateway.settings import GatewaySettings
 from services.sdk import Client
+
+if TYPE_CHECKING:
+    from services.reasoning.embedders import Embedder
+    from services.reasoning.llm import LLMEngine
 
 
 class Backends:
@@ -24,9 +29,12 @@ class Backends:
         pool: ConnectionPool | None = None,
         client: Client | None = None,
         blobs: BlobStore | None = None,
+        embedder: Embedder | None = None,
+        engine: LLMEngine | None = None,
     ):
         self.settings = settings
         self._pool, self._client, self._blobs = pool, client, blobs
+        self._embedder, self._engine = embedder, engine
         self._lock = threading.Lock()
 
     @property
@@ -49,6 +57,26 @@ class Backends:
             if self._blobs is None:
                 self._blobs = BlobStore(self.settings)
             return self._blobs
+
+    @property
+    def embedder(self) -> Embedder:
+        """For the teachers' search test only: loaded at its first use."""
+        with self._lock:
+            if self._embedder is None:
+                from services.reasoning import make_embedder
+
+                self._embedder = make_embedder(self.settings)
+            return self._embedder
+
+    @property
+    def engine(self) -> LLMEngine:
+        embedder = self.embedder
+        with self._lock:
+            if self._engine is None:
+                from services.reasoning import make_llm
+
+                self._engine = make_llm(self.settings, embedder=embedder)
+            return self._engine
 
     def close(self) -> None:
         with self._lock:

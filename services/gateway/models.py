@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
@@ -24,6 +24,13 @@ class QuestionIn(BaseModel):
         le=MAX_ITERATIONS,
         description=f"Search iterations allowed (default and upper bound {MAX_ITERATIONS}).",
     )
+    conversation_id: str | None = Field(
+        None,
+        min_length=1,
+        max_length=200,
+        description="Continue this conversation (a follow-up is planned with its earlier"
+        " turns); default: a new conversation, named by the returned conversation_id.",
+    )
 
     @field_validator("question")
     @classmethod
@@ -40,6 +47,7 @@ class QuestionIn(BaseModel):
 
 class QuestionAccepted(BaseModel):
     session_id: str
+    conversation_id: str = Field(description="Pass it with a follow-up question.")
     events_url: str = Field(description="SSE stream of the session's answer events.")
     session_url: str = Field(description="The session's recorded state.")
 
@@ -65,6 +73,162 @@ class IngestStatus(BaseModel):
     updated_at: datetime
 
 
+Role = Literal["teacher", "student"]
+
+
+class Me(BaseModel):
+    user_id: str = Field(description="The user the bearer token stands for.")
+
+
+class SubjectOut(BaseModel):
+    subject_id: str
+    title: str
+    role: Role
+
+
+class EnrollmentIn(BaseModel):
+    user_id: str = Field(min_length=1, max_length=200)
+    role: Role = "student"
+
+
+class EnrollmentOut(BaseModel):
+    subject_id: str
+    user_id: str
+    role: Role
+
+
+class MaterialOut(BaseModel):
+    material_id: str
+    material_key: str = Field(description="Names the document across its versions.")
+    subject_id: str
+    title: str
+    filename: str
+    version: int
+    is_active: bool
+    visibility: Literal["subject", "private"]
+    owner_id: str
+    chunk_count: int
+    ingest_status: str
+    versions: int | None = Field(None, description="How many versions the document has.")
+    created_at: datetime
+    updated_at: datetime
+
+
+class UploadOut(BaseModel):
+    idempotency_key: str
+    job_id: str
+    filename: str
+    user_id: str
+    status: Literal["PENDING", "FAILED"]
+    error: str | None = None
+    updated_at: datetime
+
+
+class MaterialsOut(BaseModel):
+    role: Role = Field(description="The caller's role in the subject.")
+    materials: list[MaterialOut]
+    uploads: list[UploadOut] = Field(description="Uploads still pending or failed (last day).")
+
+
+class DeletedOut(BaseModel):
+    material_key: str
+    deleted_versions: list[MaterialOut]
+    deleted_blobs: int
+
+
+class PassageOut(BaseModel):
+    chunk_id: str
+    material_id: str
+    title: str
+    filename: str
+    version: int
+    page: int | None = None
+    heading_path: list[str]
+    text: str
+    is_active: bool
+
+
+class BestPassage(BaseModel):
+    chunk_id: str
+    material_id: str
+    title: str
+    page: int | None = None
+    snippet: str
+    score: float
+
+
+class UnansweredEntry(BaseModel):
+    session_id: str
+    user_id: str
+    question: str
+    stop_reason: str
+    missing_tasks: list[str]
+    best_passages: list[BestPassage]
+    created_at: datetime
+    resolved_at: datetime | None = None
+    resolved_by: str | None = None
+    resolution: str = ""
+
+
+class UnansweredGroup(BaseModel):
+    task: str = Field(description="A task the loop could not satisfy.")
+    count: int
+    entries: list[UnansweredEntry]
+
+
+class UnansweredOut(BaseModel):
+    subject_id: str
+    total: int
+    groups: list[UnansweredGroup]
+
+
+class ResolveIn(BaseModel):
+    note: str = Field("", max_length=2000, description="What was done (e.g. material added).")
+
+
+class SearchTestIn(BaseModel):
+    query: str = Field(min_length=1, max_length=2000)
+    mode: Literal["hybrid", "bm25", "vector"] = "hybrid"
+    k: int | None = Field(None, ge=1, le=200, description="Default: the engine's dynamic k.")
+    loop: bool = Field(
+        False, description="Also run the whole loop (direct mode): plan, iterations, answer."
+    )
+
+
+class SearchCandidate(BaseModel):
+    rank: int
+    chunk_id: str
+    material_id: str
+    title: str
+    page: int | None = None
+    heading_path: list[str]
+    text: str
+    score: float
+    ranks: dict[str, int] = Field(description="1-based rank per retriever (bm25, vector).")
+    scores: dict[str, float]
+
+
+class SearchOut(BaseModel):
+    k: int
+    n_scope: int
+    vector_path: str | None = None
+    candidates: list[SearchCandidate]
+
+
+class LoopOut(BaseModel):
+    plan: dict[str, Any]
+    iterations: list[dict[str, Any]]
+    status: str | None = None
+    answer: str
+    citations: list[dict[str, Any]]
+    stop_reason: str
+
+
+class SearchTestOut(BaseModel):
+    search: SearchOut
+    loop: LoopOut | None = None
+
+
 class CitationOut(BaseModel):
     n: int
     material_id: str
@@ -72,6 +236,16 @@ class CitationOut(BaseModel):
     page: int | None = None
     chunk_id: str
     snippet: str
+
+
+class TurnOut(BaseModel):
+    session_id: str
+    question: str
+    status: str
+    answer: str | None = None
+    citations: list[CitationOut] = Field(default_factory=list)
+    iterations: int
+    created_at: datetime
 
 
 class SessionView(BaseModel):
@@ -93,3 +267,19 @@ class Health(BaseModel):
 
 class Problem(BaseModel):
     detail: str
+
+
+_REASONS = {
+    401: "Missing, unknown, expired or invalid bearer token.",
+    403: "The user is not enrolled in the subject, their role does not allow this,"
+    " or the resource is someone else's.",
+    404: "Unknown subject, session, material, passage or ingest key.",
+    413: "The upload is larger than MAX_UPLOAD_BYTES.",
+    502: "Object storage refused the operation.",
+    503: "Kafka or PostgreSQL is not available.",
+}
+
+
+def problems(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses`` for the error codes a route may answer."""
+    return {code: {"model": Problem, "description": _REASONS[code]} for code in codes}

@@ -32,12 +32,12 @@ def record_pending(conn: psycopg.Connection, job: IngestJob) -> None:
     """
     try:
         conn.execute(
-            "INSERT INTO ingest_jobs (idempotency_key, job_id, subject_id, status)"
-            " VALUES (%s, %s, %s, 'PENDING')"
+            "INSERT INTO ingest_jobs (idempotency_key, job_id, subject_id, status, user_id,"
+            " filename) VALUES (%s, %s, %s, 'PENDING', %s, %s)"
             " ON CONFLICT (idempotency_key) DO UPDATE SET status = 'PENDING',"
             " job_id = EXCLUDED.job_id, error = NULL, updated_at = now()"
             " WHERE ingest_jobs.status = 'FAILED'",
-            (job.idempotency_key, job.job_id, job.subject_id),
+            (job.idempotency_key, job.job_id, job.subject_id, job.user_id, job.filename),
         )
     except psycopg.Error as exc:
         raise StoreError(f"cannot record ingest job {job.job_id}: {exc}") from exc

@@ -19,15 +19,20 @@ import psycopg
 from services.common import db
 from services.common.blobstore import BlobStore
 from services.common.errors import BlobStoreError, EngineError, InvalidInput
-from services.common.events import ChunksStored, IngestJob
-from services.common.kafka_io import Emit, StageRunner
-from services.common.materials import NewMaterial, require_enrolled, store_material
+from services.common.events import ChunksStored, IngestJob, MaterialChanged
+from services.common.kafka_io import Emit, StageRunner, now_ms
+from services.common.materials import (
+    NewMaterial,
+    check_material_write,
+    material_key,
+    store_material,
+)
 from services.common.service import run_runners
 from services.ingestor.settings import IngestionSettings
 from services.ingestor.stages import VisionReader, parse_job
 from services.reasoning import make_embedder
 from services.reasoning.embedders import Embedder
-from topics.registry import CHUNKS_STORED, INGEST_JOBS
+from topics.registry import CHUNKS_STORED, INGEST_JOBS, MATERIALS_CHANGES
 
 logger = logging.getLogger(__name__)
 
@@ -61,7 +66,11 @@ class Ingestor:
         outcome = ChunksStored(
             **{**outcome.__dict__, "duration_ms": int((time.monotonic() - started) * 1000)}
         )
-        return [Emit(CHUNKS_STORED, job.idempotency_key, outcome)]
+        emits = [Emit(CHUNKS_STORED, job.idempotency_key, outcome)]
+        if outcome.status == "STORED" and outcome.material_id:
+            change = stored_change(job, outcome)
+            emits.append(Emit(MATERIALS_CHANGES, change.material_key, change))
+        return emits
 
     def ingest(self, conn: psycopg.Connection, job: IngestJob) -> ChunksStored:
         def result(status: str, material_id=None, version=0, chunks=0, error=None) -> ChunksStored:
@@ -90,7 +99,6 @@ class Ingestor:
             status = previous[1] if previous[0] == job.job_id else "DUPLICATE"
             return result(status, previous[2], previous[3] or 0, previous[4])
         try:
-            require_enrolled(conn, job.subject_id, job.user_id)
             material = NewMaterial(
                 subject_id=job.subject_id,
                 owner_id=job.user_id,
@@ -102,6 +110,9 @@ class Ingestor:
                 visibility=job.visibility,
                 material_key=job.material_key,
             )
+            # Again here, whoever produced the job: a student's upload never replaces or
+            # hides a teacher's material or another user's note (FAILED, nothing stored).
+            check_material_write(conn, job.subject_id, job.user_id, job.visibility, material.key)
             active = conn.execute(
                 "SELECT material_id, version,"
                 " (SELECT count(*) FROM chunks c WHERE c.material_id = m.material_id)"
@@ -158,13 +169,22 @@ class Ingestor:
         conn: psycopg.Connection, job: IngestJob, status: str, material_id, error: str | None
     ) -> None:
         conn.execute(
-            "INSERT INTO ingest_jobs"
-            " (idempotency_key, job_id, subject_id, status, material_id, error, attempts)"
-            " VALUES (%s, %s, %s, %s, %s, %s, 1)"
+            "INSERT INTO ingest_jobs (idempotency_key, job_id, subject_id, status, material_id,"
+            " error, attempts, user_id, filename) VALUES (%s, %s, %s, %s, %s, %s, 1, %s, %s)"
             " ON CONFLICT (idempotency_key) DO UPDATE SET status = EXCLUDED.status,"
             " job_id = EXCLUDED.job_id, material_id = EXCLUDED.material_id, error = EXCLUDED.error,"
-            " attempts = ingest_jobs.attempts + 1, updated_at = now()",
-            (job.idempotency_key, job.job_id, job.subject_id, status, material_id, error),
+            " attempts = ingest_jobs.attempts + 1, updated_at = now(),"
+            " user_id = EXCLUDED.user_id, filename = EXCLUDED.filename",
+            (
+                job.idempotency_key,
+                job.job_id,
+                job.subject_id,
+                status,
+                material_id,
+                error,
+                job.user_id,
+                job.filename,
+            ),
         )
 
     def runner(self) -> StageRunner:
@@ -177,6 +197,24 @@ class Ingestor:
             handle=self.on_job,
             batch_size=4,
         )
+
+
+def stored_change(job: IngestJob, outcome: ChunksStored) -> MaterialChanged:
+    """The audit record of a new version (``materials.changes``)."""
+    return MaterialChanged(
+        change_id=f"{outcome.material_id}:stored",
+        subject_id=job.subject_id,
+        material_id=str(outcome.material_id),
+        material_key=job.material_key
+        or material_key(job.subject_id, job.filename, job.visibility, job.user_id),
+        version=outcome.version,
+        action="STORED",
+        user_id=job.user_id,
+        changed_at_ms=now_ms(),
+        title=job.title,
+        filename=job.filename,
+        visibility=job.visibility,
+    )
 
 
 def run(stop: threading.Event, settings: IngestionSettings | None = None) -> None:

@@ -17,7 +17,7 @@ from services.common.kafka_io import Emit, Rejected, StageRunner, now_ms
 from services.common.materials import require_enrolled
 from services.professor import stages
 from services.professor.settings import ProfessorSettings
-from services.professor.store import save_session
+from services.professor.store import conversation_turns, save_session
 from services.reasoning import make_embedder, make_llm
 from services.reasoning.llm import LLMEngine
 from topics.registry import EVALUATIONS, QUESTIONS
@@ -43,7 +43,8 @@ class Professor:
                 save_session(conn, record)
                 conn.commit()
                 raise Rejected(str(exc), emits) from exc
-            emits, record = stages.plan_question(q, self.engine, now_ms())
+            history = conversation_turns(conn, q)
+            emits, record = stages.plan_question(q, self.engine, now_ms(), history)
             save_session(conn, record)
         return emits
 

@@ -10,6 +10,7 @@ as a ``SessionRecord`` for the shell to store.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 
@@ -29,13 +30,15 @@ from services.common.events import (
     TaskStatus,
 )
 from services.common.kafka_io import Emit
-from services.reasoning.llm import LLMEngine, Passage, PlanDraft, PlannedTask
+from services.reasoning.llm import LLMEngine, Passage, PlanDraft, PlannedTask, Turn
 from topics.registry import ANSWERS, SEARCH_REQUESTS
 
 MAX_ITERATIONS = 5  # seed 001: 3 searches + 2 recovery; more only invites invented evidence
 DEFAULT_TIMEOUT_MS = 120_000
 MAX_QUESTION_CHARS = 2000
 MAX_ANSWER_PASSAGES = 8
+# the unanswered log keeps the passages that came closest, for the teacher to judge
+UNANSWERED_PASSAGES = 3
 # sequence numbers of AnswerEvents: deterministic per stage, so a replay numbers alike
 SEQ_PER_ITERATION = 10
 SEQ_ANSWER = 1000
@@ -55,6 +58,10 @@ class SessionRecord:
     answer: str = ""
     citations: list[Citation] = field(default_factory=list)
     evidence: list[Evidence] = field(default_factory=list)
+    conversation_id: str | None = None
+    # INSUFFICIENT only: the required tasks left unsatisfied, and the best evidence found
+    missing_tasks: list[str] = field(default_factory=list)
+    best_passages: list[Evidence] = field(default_factory=list)
 
 
 def progress(session_id: str, seq: int, stage: str, message: str, now_ms: int) -> Emit:
@@ -74,11 +81,15 @@ def validate_question(q: QuestionAsked) -> None:
 
 
 def plan_question(
-    q: QuestionAsked, engine: LLMEngine, now_ms: int
+    q: QuestionAsked, engine: LLMEngine, now_ms: int, history: list[Turn] | None = None
 ) -> tuple[list[Emit], SessionRecord]:
-    """Phase 2: the plan is the definition of done for the search loop."""
+    """Phase 2: the plan is the definition of done for the search loop.
+
+    ``history`` holds the previous turns of the question's conversation (the shell reads
+    them): a follow-up is planned, and answered, as the engine restates it.
+    """
     validate_question(q)
-    draft = engine.plan(q.question)
+    draft = engine.plan(q.question, history) if history else engine.plan(q.question)
     tasks = [Task(t.task_id, t.description, list(t.keywords), t.required) for t in draft.tasks]
     max_iterations = max(1, min(q.max_iterations or MAX_ITERATIONS, MAX_ITERATIONS))
     plan = Plan(
@@ -93,7 +104,7 @@ def plan_question(
         filters=SearchFilters(),
     )
     state = LoopState(
-        question=q.question,
+        question=draft.question or q.question,
         subject_id=q.subject_id,
         user_id=q.user_id,
         plan=plan,
@@ -112,11 +123,19 @@ def plan_question(
         focus_task_ids=focus,
     )
     summary = "; ".join(t.description for t in tasks)
+    restated = f" (read as: {draft.question})" if draft.question else ""
     emits = [
-        progress(q.session_id, 0, "plan", f"{len(tasks)} task(s): {summary}", now_ms),
+        progress(q.session_id, 0, "plan", f"{len(tasks)} task(s): {summary}{restated}", now_ms),
         Emit(SEARCH_REQUESTS, q.session_id, request),
     ]
-    record = SessionRecord(q.session_id, q.subject_id, q.user_id, q.question, "RUNNING")
+    record = SessionRecord(
+        q.session_id,
+        q.subject_id,
+        q.user_id,
+        q.question,
+        "RUNNING",
+        conversation_id=q.conversation_id,
+    )
     return emits, record
 
 
@@ -155,6 +174,7 @@ def reject_question(q: QuestionAsked, reason: str, now_ms: int) -> tuple[list[Em
         "FAILED",
         stop_reason="rejected",
         answer=reason,
+        conversation_id=q.conversation_id,
     )
     return [Emit(ANSWERS, q.session_id, final)], record
 
@@ -287,6 +307,10 @@ def answer(
         citations,
         list(state.evidence),
     )
+    if status == "INSUFFICIENT":
+        missing = [t.description for t in plan.tasks if t.required and t.task_id not in satisfied]
+        best = sorted(state.evidence, key=lambda e: -e.score)[:UNANSWERED_PASSAGES]
+        record = dataclasses.replace(record, missing_tasks=missing, best_passages=best)
     return emits, record
 
 

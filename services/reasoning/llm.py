@@ -32,6 +32,18 @@ class PlanDraft:
     language: str  # ja | en
     text_queries: list[str]
     vector_query: str
+    # The question as planned: a follow-up restated with its thread's topic
+    # ("それはなぜ？" -> "中央値はなぜ？"); empty when it is the question as asked.
+    question: str = ""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """An earlier turn of the question's conversation, oldest first, for follow-ups."""
+
+    question: str
+    answer: str = ""
+    cited_titles: list[str] = field(default_factory=list)  # materials its answer cited
 
 
 @dataclass(frozen=True)
@@ -81,7 +93,9 @@ class Review:
 class LLMEngine(Protocol):
     name: str
 
-    def plan(self, question: str) -> PlanDraft: ...
+    def plan(self, question: str, history: Sequence[Turn] = ()) -> PlanDraft:
+        """Phase 2. ``history``: the conversation's previous turns, to resolve follow-ups."""
+        ...
 
     def evaluate(
         self, question: str, tasks: Sequence[PlannedTask], passages: Sequence[Passage]

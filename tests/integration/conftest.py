@@ -19,10 +19,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from pydantic import SecretStr
 
 from services.common.kafka_io import StageRunner
 from services.common.materials import enroll, ensure_subject
 from services.common.settings import DatabaseSettings, KafkaSettings, StorageSettings
+from services.gateway.app import create_app
+from services.gateway.backends import Backends
+from services.gateway.settings import GatewaySettings
+from services.gateway_client import GatewayClient
 from services.ingestor.app import Ingestor
 from services.ingestor.settings import IngestionSettings
 from services.librarian import app as librarian_app
@@ -157,6 +162,73 @@ def pipeline(kafka_settings, db_settings, storage_settings, embedder) -> Iterato
         t.join(timeout=30)
 
 
+TOKENS = {
+    "teacher-1": "tok-teacher-1",
+    "student-1": "tok-student-1",
+    "student-2": "tok-student-2",
+}
+
+
+@dataclass
+class LiveGateway:
+    """The gateway served over real HTTP (uvicorn) on the pipeline's topics and database."""
+
+    url: str
+    settings: GatewaySettings
+
+    @staticmethod
+    def token(user: str) -> str:
+        return TOKENS[user]
+
+    def client(self, user: str) -> GatewayClient:
+        return GatewayClient(self.url, TOKENS[user])
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def live_gateway(pipeline: Pipeline, embedder) -> Iterator[LiveGateway]:
+    """One gateway for the CLI and browser tests (it shares the pipeline's embedder)."""
+    import httpx
+    import uvicorn
+    from tenacity import Retrying, retry_if_exception_type, stop_after_delay, wait_fixed
+
+    port = _free_port()
+    settings = pipeline.settings(GatewaySettings).model_copy(
+        update={
+            "gateway_port": port,
+            "gateway_tokens": SecretStr(",".join(f"{t}={u}" for u, t in TOKENS.items())),
+            "gateway_session_wait_s": 60.0,
+            "gateway_follow_timeout_s": 180.0,
+        }
+    )
+    app = create_app(settings, Backends(settings, embedder=embedder))
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, lifespan="on")
+    )
+    thread = threading.Thread(target=server.run, name="live-gateway", daemon=True)
+    thread.start()
+    url = f"http://127.0.0.1:{port}"
+    for attempt in Retrying(
+        stop=stop_after_delay(30),
+        wait=wait_fixed(0.2),
+        reraise=True,
+        retry=retry_if_exception_type(httpx.TransportError),
+    ):
+        with attempt:
+            assert thread.is_alive(), "the gateway's server stopped"
+            httpx.get(f"{url}/healthz", timeout=2).raise_for_status()
+    yield LiveGateway(url, settings)
+    server.should_exit = True
+    thread.join(timeout=30)
+
+
 @pytest.fixture(scope="session")
 def demo_subject(pipeline: Pipeline) -> str:
     """The demo course, ingested through Kafka once for the session."""
@@ -167,6 +239,7 @@ def demo_subject(pipeline: Pipeline) -> str:
         ensure_subject(conn, subject, "Introduction to Statistics")
         enroll(conn, subject, "teacher-1", "teacher")
         enroll(conn, subject, "student-1", "student")
+        enroll(conn, subject, "student-2", "student")
         conn.commit()
     jobs = [
         pipeline.client.upload_and_ingest(

@@ -96,6 +96,21 @@ def test_infrastructure_images_and_health(services):
         assert deps["topics"]["condition"] == "service_completed_successfully"
 
 
+def test_no_default_credentials_and_no_unauthenticated_port_on_all_interfaces(services):
+    # the gateway's tokens and the database password come from the environment, never a default
+    assert services["gateway"]["environment"]["GATEWAY_TOKENS"] == "${GATEWAY_TOKENS:-}"
+    password = services["postgres"]["environment"]["POSTGRES_PASSWORD"]
+    assert password.startswith("${POSTGRES_PASSWORD:?")
+    for name in ("ingestor", "searcher", "professor", "gateway"):
+        url = services[name]["environment"]["DATABASE_URL"]
+        assert "${POSTGRES_PASSWORD:?" in url and "eduanima:eduanima@" not in url
+    # Kafka, PostgreSQL and the emulator have no authentication: loopback only
+    for name in INFRASTRUCTURE:
+        for port in services[name]["ports"]:
+            assert port.startswith("127.0.0.1:"), (name, port)
+    assert services["gateway"]["ports"] == ["8765:8765"]  # the API itself authenticates
+
+
 def test_dockerfile_installs_with_the_constraints():
     text = (COMPOSE.parent / DOCKERFILE).read_text(encoding="utf-8")
     assert "FROM python:3.11-slim AS app" in text

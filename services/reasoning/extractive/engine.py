@@ -2,7 +2,8 @@
 
 One object per role, all over one ``SentenceScorer`` (so one vector cache):
 
-- plan / refine: rules (``planner``).
+- plan / refine: rules (``planner``); a follow-up is first restated with its thread's
+  topic (``followup``).
 - evaluate: ``judge``, which passages are evidence and which tasks are satisfied.
 - answer: ``answerer``, verbatim quotes of the evidence with [n] citations.
 - review: ``review``, reflection that drops claims their cited passage does not support.
@@ -10,15 +11,25 @@ One object per role, all over one ``SentenceScorer`` (so one vector cache):
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Sequence
 
 from services.reasoning.embedders import Embedder
 from services.reasoning.extractive.answerer import Answerer
+from services.reasoning.extractive.followup import standalone
 from services.reasoning.extractive.judge import Judge
 from services.reasoning.extractive.planner import rule_plan, rule_refine
 from services.reasoning.extractive.review import review
 from services.reasoning.extractive.scoring import SentenceScorer
-from services.reasoning.llm import Judgement, Passage, PlanDraft, PlannedTask, QueryDraft, Review
+from services.reasoning.llm import (
+    Judgement,
+    Passage,
+    PlanDraft,
+    PlannedTask,
+    QueryDraft,
+    Review,
+    Turn,
+)
 
 
 class ExtractiveLLM:
@@ -30,8 +41,10 @@ class ExtractiveLLM:
         self.judge = Judge(self.scorer, **judge_options)
         self.answerer = Answerer(self.scorer)
 
-    def plan(self, question: str) -> PlanDraft:
-        return rule_plan(question)
+    def plan(self, question: str, history: Sequence[Turn] = ()) -> PlanDraft:
+        resolved = standalone(question, history)
+        draft = rule_plan(resolved)
+        return dataclasses.replace(draft, question=resolved) if resolved != question else draft
 
     def refine(
         self,

@@ -34,6 +34,7 @@ from services.reasoning.llm import (
     PlannedTask,
     QueryDraft,
     Review,
+    Turn,
 )
 
 logger = logging.getLogger(__name__)
@@ -82,9 +83,12 @@ class GeminiLLM:
 
     # -- phases --------------------------------------------------------------------------
 
-    def plan(self, question: str) -> PlanDraft:
+    def plan(self, question: str, history: Sequence[Turn] = ()) -> PlanDraft:
         data = self._json(
-            "plan", prompts.PLAN_SYSTEM, prompts.plan_prompt(question), prompts.PLAN_SCHEMA
+            "plan",
+            prompts.PLAN_SYSTEM,
+            prompts.plan_prompt(question, history),
+            prompts.PLAN_SCHEMA,
         )
         return _plan_from(data, question)
 
@@ -211,6 +215,7 @@ def _plan_from(data: dict[str, Any], question: str) -> PlanDraft:
         complexity = 1.0
     language = data.get("language")
     queries = [q.strip() for q in _strings(data.get("text_queries")) if q.strip()]
+    restated = str(data.get("standalone_question") or "").strip()
     return PlanDraft(
         tasks=tasks,
         stop_conditions=conditions,
@@ -218,6 +223,7 @@ def _plan_from(data: dict[str, Any], question: str) -> PlanDraft:
         language=language if language in ("ja", "en") else detect_language(question),
         text_queries=queries or [" ".join(t.keywords) for t in tasks],
         vector_query=str(data.get("vector_query") or "").strip() or question,
+        question=restated if restated and restated != question else "",
     )
 
 

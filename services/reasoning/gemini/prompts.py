@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from services.reasoning.llm import Passage, PlannedTask
+from services.reasoning.llm import Passage, PlannedTask, Turn
 
 # -- schemas (OpenAPI subset accepted by response_schema) ------------------------------------
 
@@ -50,6 +50,7 @@ PLAN_SCHEMA = {
         },
         "text_queries": _STRINGS,
         "vector_query": {"type": "STRING"},
+        "standalone_question": {"type": "STRING"},
     },
     "required": [
         "language",
@@ -115,7 +116,11 @@ VISUAL_CHECK when the question is about a figure, table or chart.
 complexity: 1.0 for a definition or a single fact, 1.5 for an explanation or several
 facts, 2.0 for a comparison across materials. language: ja if the question is Japanese, else en.
 text_queries: keyword queries (one per task and one for the whole question);
-vector_query: one natural sentence that states what is sought. Output JSON only."""
+vector_query: one natural sentence that states what is sought.
+When earlier turns of the conversation are given, the question may point back to them
+("why is that?", "その例は？"): plan it with the topic it refers to, and give the question
+restated so it stands alone as standalone_question (else the question as asked).
+Output JSON only."""
 
 EVALUATE_SYSTEM = """You are a librarian judging new search results for a question.
 Passages are shown as [index] text, some as [index] (section: heading) text: the
@@ -164,8 +169,17 @@ def _passages_block(passages: Sequence[Passage], *, offset: int = 0) -> str:
     )
 
 
-def plan_prompt(question: str) -> str:
-    return f"Question:\n{question}"
+def plan_prompt(question: str, history: Sequence[Turn] = ()) -> str:
+    if not history:
+        return f"Question:\n{question}"
+    turns = "\n\n".join(
+        f"Earlier question {n}: {t.question}\nAnswer: {t.answer.strip()[:600] or '(none)'}"
+        + (f"\nCited materials: {', '.join(t.cited_titles)}" if t.cited_titles else "")
+        for n, t in enumerate(history, start=1)
+    )
+    return (
+        f"Conversation so far:\n{turns}\n\nQuestion (a follow-up in this conversation):\n{question}"
+    )
 
 
 def evaluate_prompt(

@@ -1,0 +1,176 @@
+"""`eduanima materials …` and `eduanima unanswered` against the real stack (acceptance 2):
+the CLI goes through the gateway (real HTTP) with the user's token, the ingestor and the
+loop run on the real broker and database, files sit in the GCS emulator."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+import pytest
+from typer.testing import CliRunner
+
+from services.cli import app as cli
+from services.common import db
+from services.common.blobstore import BlobStore
+from services.common.events import MaterialChanged
+from services.common.kafka_io import codec_for, make_consumer, read_to_end
+from services.common.materials import enroll, ensure_subject
+from services.searcher.engine import SearchQuery, search
+from topics.registry import MATERIALS_CHANGES, full_name
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def course(pipeline, subject_id) -> str:
+    with db.connect(pipeline.db) as conn:
+        ensure_subject(conn, subject_id, "Sampling")
+        enroll(conn, subject_id, "teacher-1", "teacher")
+        enroll(conn, subject_id, "student-1", "student")
+        conn.commit()
+    return subject_id
+
+
+def run(gateway, user: str, *args: str, ok: bool = True):
+    result = CliRunner().invoke(
+        cli, [*args, "--gateway", gateway.url, "--token", gateway.token(user)]
+    )
+    if ok:
+        assert result.exit_code == 0, result.output
+    return result
+
+
+def run_json(gateway, user: str, *args: str):
+    return json.loads(run(gateway, user, *args, "--json").stdout)
+
+
+def material_changes(settings, subject: str) -> list[MaterialChanged]:
+    topic = full_name(MATERIALS_CHANGES, settings.eduanima_topic_prefix)
+    consumer = make_consumer(settings, f"test-{uuid.uuid4()}")
+    codec = codec_for(settings)
+    try:
+        events = [
+            codec.decode(MaterialChanged, m.value(), m.topic(), m.partition(), m.offset())
+            for m in read_to_end(consumer, topic, give_up_after_s=10)
+        ]
+    finally:
+        consumer.close()
+    return [e for e in events if e.subject_id == subject]
+
+
+def chunk_ids_found(pipeline, subject: str, user: str, query: str) -> set[str]:
+    with db.connect(pipeline.db) as conn:
+        outcome = search(conn, SearchQuery(subject, user, [query], query, mode="bm25"), None)
+    return {str(c.material_id) for c in outcome.candidates}
+
+
+def test_materials_commands_list_history_deactivate_delete(
+    live_gateway, pipeline, course, tmp_path
+):
+    marker = f"zq{uuid.uuid4().hex[:6]}"
+    path = tmp_path / "sampling.md"
+    path.write_text(f"# 標本\n\n層化抽出とは母集団を層に分けて抽出する方法である。{marker}\n")
+    run(live_gateway, "teacher-1", "materials", "upload", str(path), "-s", course, "--wait")
+    path.write_text(
+        f"# 標本\n\n層化抽出とは母集団を層に分け、各層から抽出する方法である。{marker}\n"
+    )
+    run(live_gateway, "teacher-1", "materials", "upload", str(path), "-s", course, "--wait")
+
+    listing = run_json(live_gateway, "teacher-1", "materials", "list", "-s", course)
+    (doc,) = listing["materials"]
+    assert (doc["filename"], doc["version"], doc["versions"], doc["is_active"]) == (
+        "sampling.md",
+        2,
+        2,
+        True,
+    )
+    assert doc["chunk_count"] >= 1 and doc["ingest_status"] == "STORED"
+    history = run_json(live_gateway, "teacher-1", "materials", "history", doc["material_id"])
+    assert [(v["version"], v["is_active"]) for v in history] == [(2, True), (1, False)]
+    v1 = history[1]["material_id"]
+
+    # a student may neither deactivate nor delete it (exit 1, 403), and sees it unchanged
+    refused = run(
+        live_gateway, "student-1", "materials", "deactivate", doc["material_id"], ok=False
+    )
+    assert refused.exit_code == 1 and "403" in refused.output
+    assert chunk_ids_found(pipeline, course, "student-1", marker) == {doc["material_id"]}
+
+    off = run_json(live_gateway, "teacher-1", "materials", "deactivate", doc["material_id"])
+    assert off["is_active"] is False
+    assert chunk_ids_found(pipeline, course, "student-1", marker) == set()
+    on = run_json(live_gateway, "teacher-1", "materials", "reactivate", v1)
+    assert (on["version"], on["is_active"]) == (1, True)
+    assert chunk_ids_found(pipeline, course, "student-1", marker) == {v1}
+
+    with db.connect(pipeline.db) as conn:
+        blobs = [
+            r[0]
+            for r in conn.execute(
+                "SELECT blob_uri FROM materials WHERE material_key = %s", (doc["material_key"],)
+            )
+        ]
+    store = BlobStore(pipeline.storage)
+    assert len(blobs) == 2 and all(store.exists(uri) for uri in blobs)
+    deleted = run_json(live_gateway, "teacher-1", "materials", "delete", v1, "--yes")
+    assert len(deleted["deleted_versions"]) == 2 and deleted["deleted_blobs"] == 2
+    assert chunk_ids_found(pipeline, course, "teacher-1", marker) == set()
+    assert not any(store.exists(uri) for uri in blobs)
+    with db.connect(pipeline.db) as conn:
+        left = conn.execute(
+            "SELECT (SELECT count(*) FROM materials WHERE material_key = %s),"
+            " (SELECT count(*) FROM chunks c WHERE c.subject_id = %s)",
+            (doc["material_key"], course),
+        ).fetchone()
+    assert left == (0, 0)
+    assert run_json(live_gateway, "teacher-1", "materials", "list", "-s", course)["materials"] == []
+
+    # who changed what, on materials.changes
+    changes = material_changes(pipeline.kafka, course)
+    assert [(c.action, c.version, c.user_id) for c in changes] == [
+        ("STORED", 1, "teacher-1"),
+        ("STORED", 2, "teacher-1"),
+        ("DEACTIVATED", 2, "teacher-1"),
+        ("REACTIVATED", 1, "teacher-1"),
+        ("DELETED", 1, "teacher-1"),
+        ("DELETED", 2, "teacher-1"),
+    ]
+
+
+def test_unanswered_log_groups_by_missing_task_and_resolves(
+    live_gateway, pipeline, course, tmp_path
+):
+    path = tmp_path / "intro.md"
+    path.write_text("# 導入\n\n標本平均とは標本の値の平均である。\n")
+    run(live_gateway, "teacher-1", "materials", "upload", str(path), "-s", course, "--wait")
+    student = live_gateway.client("student-1")
+    asked = student.ask(course, "量子色力学のゲージ対称性とは何ですか？")
+    final = list(pipeline.client.follow(asked["session_id"], timeout=180))[-1]
+    assert final.status == "INSUFFICIENT"
+
+    refused = run(live_gateway, "student-1", "unanswered", "-s", course, ok=False)
+    assert refused.exit_code == 1 and "403" in refused.output
+    log = run_json(live_gateway, "teacher-1", "unanswered", "-s", course)
+    assert log["total"] == 1
+    (group,) = log["groups"]
+    assert "量子色力学" in group["task"] or "ゲージ" in group["task"]
+    (entry,) = group["entries"]
+    assert (entry["session_id"], entry["user_id"]) == (asked["session_id"], "student-1")
+    assert entry["missing_tasks"] == [group["task"]] and entry["resolved_at"] is None
+
+    run(
+        live_gateway,
+        "teacher-1",
+        "unanswered",
+        "-s",
+        course,
+        "--resolve",
+        entry["session_id"],
+        "--note",
+        "not in this course",
+    )
+    assert run_json(live_gateway, "teacher-1", "unanswered", "-s", course)["total"] == 0
+    everything = run_json(live_gateway, "teacher-1", "unanswered", "-s", course, "--all")
+    (resolved,) = everything["groups"][0]["entries"]
+    assert (resolved["resolved_by"], resolved["resolution"]) == ("teacher-1", "not in this course")
