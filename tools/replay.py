@@ -20,7 +20,7 @@ from services.common.events import (
     SessionState,
 )
 from services.common.kafka_io import Publisher, codec_for, make_consumer, read_to_end
-from services.common.settings import KafkaSettings, LLMSettings
+from services.common.settings import KafkaSettings
 from topics.registry import (
     ANSWERS,
     EVALUATIONS,
@@ -122,10 +122,11 @@ def session_messages(session_id: str, settings: KafkaSettings | None = None) -> 
 def check_decisions(messages: list[Recorded], engine=None) -> list[str]:
     """Re-run the librarian on each recorded SearchResult (pure, no database) and
     compare its decision with the recorded Evaluation (invariant 5)."""
+    from services.librarian.app import librarian_engine
+    from services.librarian.settings import LibrarianSettings
     from services.librarian.stages import evaluate
-    from services.reasoning import make_llm
 
-    engine = engine or make_llm(LLMSettings())
+    engine = engine or librarian_engine(LibrarianSettings())
     evaluations = {r.event.iteration: r.event for r in messages if isinstance(r.event, Evaluation)}
     differences = []
     for r in messages:

@@ -198,3 +198,26 @@ def check(
     if report.errors:
         raise typer.Exit(1)
     console.print("OK")
+
+
+@app.command()
+def calibrate(
+    datasets: Annotated[
+        list[Path], typer.Argument(help="Dataset folders (course sets and QA sets) to fit on.")
+    ],
+    out: Annotated[str, typer.Option(help="Where to write the JSON report.")] = (
+        "bench-results/calibration.json"
+    ),
+) -> None:
+    """Fit the extractive engine's unit and sufficiency weights; leave-one-set-out figures."""
+    from tools.bench.machine import write_report
+    from tools.evaluation.calibrate import calibrate as fit
+    from tools.evaluation.calibrate import collect
+
+    samples = []
+    with friendly_errors(), progress_bars() as bars:
+        for folder in datasets:
+            task = bars.add_task(f"collecting {folder.name}", total=None)
+            samples += collect(folder, lambda n, task=task: bars.advance(task, n))
+    report = write_report(out, {"benchmark": "calibration", **fit(samples)})
+    print_json(report)

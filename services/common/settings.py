@@ -117,6 +117,11 @@ class LLMSettings(GeminiSettings):
     professor_gemini_model_answer: str = Field(
         "gemini-3-pro-preview", description="Gemini model for the final answer and its review."
     )
+    gemini_answer_context_chars: int = Field(
+        24_000,
+        description="Evidence text shown to the Gemini answer step: the selected chunks whole, "
+        "then their neighbours, up to this many characters (about a third as many tokens).",
+    )
 
     @property
     def engine(self) -> str:

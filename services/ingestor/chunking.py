@@ -2,18 +2,28 @@
 
 Parsers emit ``Block``s (one paragraph, list, table or code block each, with
 the heading path above it and its page). This module bounds their size by
-characters, not words, because Japanese has no spaces: long blocks are split at
+characters, not words, because Japanese has no spaces: long prose is split at
 sentence ends (。！？.!?), then hard-cut; small neighbours under the same
 heading (and page) are packed together up to a target size.
+
+A list, a table, a code block or a formula display is a structure: it stays in one
+piece with the sentence that introduces it (the last sentence of the paragraph right
+before it), because an answer that sits in a list item or a table cell means nothing
+without that sentence. A structure too long for one chunk is split at item, row or
+line boundaries, and every part repeats the introducing sentence (and a table's
+header row, a code block's fence); the chunk's heading line repeats the heading.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from services.common.materials import Chunk
+
+PROSE, LIST, TABLE, CODE, FORMULA = "prose", "list", "table", "code", "formula"
 
 
 @dataclass(frozen=True)
@@ -23,6 +33,23 @@ class Block:
     text: str
     heading_path: tuple[str, ...] = ()
     page: int | None = None
+    intro: str = ""  # the sentence that introduces a structure (set by chunk_blocks)
+
+    @property
+    def kind(self) -> str:
+        """What the text is, read from the text itself, whichever parser made it."""
+        lines = [line for line in self.text.strip().split("\n") if line.strip()]
+        if not lines:
+            return PROSE
+        if _FENCE_LINE.match(lines[0]):
+            return CODE
+        if lines[0].strip().startswith("$$"):
+            return FORMULA
+        if all(_TABLE_ROW.match(line) for line in lines):
+            return TABLE
+        if _LIST_ITEM.match(lines[0]):
+            return LIST
+        return PROSE
 
 
 @dataclass(frozen=True)
@@ -40,6 +67,9 @@ class ChunkLimits:
 
 DEFAULT_LIMITS = ChunkLimits()
 
+_FENCE_LINE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
+_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+・]|\d{1,2}[.)．])\s+")
 # A sentence ends at 。！？ (plus closing brackets), or at .!? followed by a space.
 _SENTENCE_END = re.compile(r"(?<=[。！？!?])[」』）)]*|(?<=[.!?])[\"')\]]*(?=\s)")
 # Where to cut a sentence that alone is too long: after a comma-like mark or a space.
@@ -104,15 +134,15 @@ def heading_line(path: Sequence[str]) -> str:
 def chunk_blocks(blocks: Iterable[Block], limits: ChunkLimits = DEFAULT_LIMITS) -> list[Chunk]:
     """Bounded chunks, in document order, numbered from 0."""
     groups: list[tuple[tuple[str, ...], int | None, list[str]]] = []
-    for block in blocks:
-        text = block.text.strip()
-        if not text:
-            continue
+    for block in _with_intros(_merged_lists(b for b in blocks if b.text.strip())):
         budget = _body_budget(block.heading_path, limits)
         key = (block.heading_path, block.page)
         if not groups or groups[-1][:2] != key:
             groups.append((block.heading_path, block.page, []))
-        groups[-1][2].extend(split_long(text, budget))
+        if block.kind == PROSE:
+            groups[-1][2].extend(split_long(block.text.strip(), budget))
+        else:
+            groups[-1][2].extend(split_structure(block, budget))
 
     chunks: list[Chunk] = []
     for path, page, pieces in groups:
@@ -144,3 +174,90 @@ def _pack(pieces: list[str], limits: ChunkLimits, budget: int) -> list[str]:
         else:
             packed.append(piece)
     return packed
+
+
+def _merged_lists(blocks: Iterable[Block]) -> Iterator[Block]:
+    """Consecutive list blocks under one heading are one list (HTML gives one per item)."""
+    pending: Block | None = None
+    for block in blocks:
+        if (
+            pending is not None
+            and block.kind == LIST
+            and pending.kind == LIST
+            and (block.heading_path, block.page) == (pending.heading_path, pending.page)
+        ):
+            pending = dataclasses.replace(pending, text=f"{pending.text}\n{block.text}")
+            continue
+        if pending is not None:
+            yield pending
+        pending = block
+    if pending is not None:
+        yield pending
+
+
+def _with_intros(blocks: Iterable[Block]) -> list[Block]:
+    """A structure takes the last sentence of the paragraph right before it (under the
+    same heading and page) as its intro; the paragraph keeps the rest."""
+    out: list[Block] = []
+    for block in blocks:
+        previous = out[-1] if out else None
+        if (
+            block.kind != PROSE
+            and previous is not None
+            and previous.kind == PROSE
+            and (previous.heading_path, previous.page) == (block.heading_path, block.page)
+        ):
+            sentences = split_sentences(previous.text.strip())
+            rest = "".join(sentences[:-1]).strip()
+            if rest:
+                out[-1] = dataclasses.replace(previous, text=rest)
+            else:
+                out.pop()
+            block = dataclasses.replace(block, intro=sentences[-1].strip())
+        out.append(block)
+    return out
+
+
+def split_structure(block: Block, limit: int) -> list[str]:
+    """A structure with its intro, in as few parts as fit ``limit``, split only at item,
+    row or line boundaries; every part repeats the intro (and a table's header rows, a
+    code block's fences). A single item longer than the limit is hard-cut."""
+    text = block.text.strip()
+    whole = f"{block.intro}\n\n{text}" if block.intro else text
+    if len(whole) <= limit:
+        return [whole]
+    lines = text.split("\n")
+    head: list[str] = []
+    tail: list[str] = []
+    if block.kind == TABLE:
+        rule = next((i for i, line in enumerate(lines) if _TABLE_RULE.match(line)), -1)
+        head, lines = (lines[: rule + 1], lines[rule + 1 :]) if 0 < rule < 3 else ([], lines)
+    elif block.kind == CODE and len(lines) > 2 and _FENCE_LINE.match(lines[-1]):
+        head, lines, tail = lines[:1], lines[1:-1], lines[-1:]
+    elif block.kind == FORMULA and lines[0].strip() == "$$" and lines[-1].strip() == "$$":
+        head, lines, tail = lines[:1], lines[1:-1], lines[-1:]
+    items = _items(lines) if block.kind == LIST else lines
+    frame = "\n".join(([block.intro, ""] if block.intro else []) + head)
+    room = limit - len(frame) - len("\n".join(tail)) - 2
+    if room < limit // 4:  # an intro or header too long to repeat: parts go without it
+        frame, room = "\n".join(head), limit - len("\n".join(head + tail)) - 2
+    parts: list[list[str]] = [[]]
+    for piece in (piece for item in items for piece in hard_split(item, room)):
+        if parts[-1] and len("\n".join(parts[-1] + [piece])) > room:
+            parts.append([])
+        parts[-1].append(piece)
+    return ["\n".join(x for x in (frame, "\n".join(p), "\n".join(tail)) if x) for p in parts]
+
+
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+
+
+def _items(lines: list[str]) -> list[str]:
+    """List items with their continuation lines."""
+    items: list[str] = []
+    for line in lines:
+        if _LIST_ITEM.match(line) or not items:
+            items.append(line)
+        else:
+            items[-1] += "\n" + line
+    return items

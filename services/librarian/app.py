@@ -18,8 +18,14 @@ from services.reasoning.llm import LLMEngine
 from topics.registry import SEARCH_RESULTS
 
 
+def librarian_engine(settings: LibrarianSettings) -> LLMEngine:
+    """The engine as the live librarian builds it; ``replay --check`` builds the same one,
+    so a re-run decision cannot differ for want of the embedder."""
+    return make_llm(settings, embedder=make_embedder(settings))
+
+
 def runner(settings: LibrarianSettings, engine: LLMEngine | None = None) -> StageRunner:
-    engine = engine or make_llm(settings, embedder=make_embedder(settings))
+    engine = engine or librarian_engine(settings)
     return StageRunner(
         settings,
         stage="librarian",

@@ -38,20 +38,12 @@ def evaluate(result: SearchResult, engine: LLMEngine) -> Evaluation:
     tasks = _tasks(result)
     known_tasks = {t.task_id for t in tasks}
     focus = set(result.focus_task_ids) & known_tasks or known_tasks
-    # the innermost heading: a lecture's title would speak for every section under it
-    passages = [
-        Passage(
-            c.temp_index,
-            c.text,
-            heading=c.heading_path[-1] if c.heading_path else "",
-            ranks=c.ranks,
-        )
-        for c in result.candidates
-    ]
+    passages = candidate_passages(result)
     first = max((p.index for p in passages), default=0) + 1
     held_passages = _held_passages(state.evidence, focus, first_index=first)
     passages += held_passages
-    judgement = engine.evaluate(state.question, tasks, passages) if passages else None
+    conditions = [(c.kind, c.description) for c in state.plan.stop_conditions]
+    judgement = engine.evaluate(state.question, tasks, passages, conditions) if passages else None
     by_index = {c.temp_index: c for c in result.candidates}
     held_indexes = {p.index for p in held_passages}
     held = {(e.chunk_id, e.task_id) for e in state.evidence}
@@ -97,6 +89,14 @@ def evaluate(result: SearchResult, engine: LLMEngine) -> Evaluation:
         status.append(TaskStatus(old.task_id, old.satisfied or old.task_id in satisfied_now, best))
     missing = [s.task_id for s in status if not s.satisfied and _required(tasks, s.task_id)]
     new_state = dataclasses.replace(state, evidence=[*state.evidence, *fresh], task_status=status)
+    unmet = judgement.unmet_conditions if judgement else []
+    if not missing and unmet:
+        # every task has evidence, yet the plan's stop conditions do not hold (near concepts
+        # not told apart, a figure not described): look again, for every task
+        missing = [t.task_id for t in tasks if t.required]
+        judgement = dataclasses.replace(
+            judgement, reason=f"stop conditions not met: {', '.join(unmet)}. {judgement.reason}"
+        )
     if not missing:
         return Evaluation(
             session_id=result.session_id,
@@ -134,6 +134,20 @@ def evaluate(result: SearchResult, engine: LLMEngine) -> Evaluation:
         next_text_queries=draft.text_queries,
         next_vector_query=draft.vector_query,
     )
+
+
+def candidate_passages(result: SearchResult) -> list[Passage]:
+    """What the engine sees of a search's candidates: temp index, text, section, ranks.
+    The innermost heading: a lecture's title would speak for every section under it."""
+    return [
+        Passage(
+            c.temp_index,
+            c.text,
+            heading=c.heading_path[-1] if c.heading_path else "",
+            ranks=c.ranks,
+        )
+        for c in result.candidates
+    ]
 
 
 def _held_passages(evidence: list[Evidence], focus: set[str], first_index: int) -> list[Passage]:

@@ -248,18 +248,22 @@ def answer(
     """Phase 4: draft from the selected evidence, review it against the evidence, publish."""
     plan = state.plan
     satisfied = {s.task_id for s in state.task_status if s.satisfied}
-    complete = all(t.task_id in satisfied for t in plan.tasks if t.required)
-    status = "ANSWERED" if complete and state.evidence else "INSUFFICIENT"
+    all_satisfied = all(t.task_id in satisfied for t in plan.tasks if t.required)
+    status = "ANSWERED" if all_satisfied and state.evidence else "INSUFFICIENT"
     evidence = select_evidence(state)
     passages = [
-        Passage(i, e.snippet, context=e.chunk_text or e.snippet) for i, e in enumerate(evidence)
+        Passage(i, e.snippet, context=e.chunk_text or e.snippet, neighbours=e.neighbour_text)
+        for i, e in enumerate(evidence)
     ]
-    draft = "".join(engine.answer(state.question, plan.language, passages))
+    complete = status == "ANSWERED"
+    draft = "".join(engine.answer(state.question, plan.language, passages, complete))
     review = engine.review(state.question, plan.language, draft, passages)
     text = review.answer
+    cited = sorted({int(n) for n in _CITATION.findall(text) if 0 < int(n) <= len(evidence)})
+    if not cited:  # nothing survived the review: no passage answers, nothing comes close
+        status, text = "INSUFFICIENT", ""
     if status == "INSUFFICIENT":
         text = insufficient_preface(plan.language, plan.tasks, satisfied) + text
-    cited = sorted({int(n) for n in _CITATION.findall(text) if 0 < int(n) <= len(evidence)})
     citations = [
         Citation(
             n,
@@ -316,6 +320,7 @@ def answer(
 
 def insufficient_preface(language: str, tasks: list[Task], satisfied: set[str]) -> str:
     missing = [t.description for t in tasks if t.required and t.task_id not in satisfied]
+    missing = missing or [t.description for t in tasks]  # judged covered, yet nothing held up
     if language == "ja":
         return "資料から十分な根拠が見つかりませんでした（不足: " + "、".join(missing) + "）。\n"
     return (

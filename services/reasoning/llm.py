@@ -52,7 +52,8 @@ class Passage:
 
     index: int
     text: str
-    context: str = ""  # neighbouring text, for the answer step
+    context: str = ""  # the whole chunk the text comes from, for the answer step
+    neighbours: str = ""  # the chunks before and after it, for engines that read widely
     heading: str = ""  # the section it sits under, for judging what it is about; never quoted
     # 1-based rank per retriever (bm25, vector), for engines that weigh the search's own
     # judgement; never shown to a model
@@ -73,6 +74,8 @@ class Judgement:
     findings: list[Finding]
     satisfied_task_ids: list[str]
     reason: str
+    # stop conditions of the plan (kinds) the evidence does not meet yet, e.g. UNAMBIGUITY
+    unmet_conditions: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -98,8 +101,15 @@ class LLMEngine(Protocol):
         ...
 
     def evaluate(
-        self, question: str, tasks: Sequence[PlannedTask], passages: Sequence[Passage]
-    ) -> Judgement: ...
+        self,
+        question: str,
+        tasks: Sequence[PlannedTask],
+        passages: Sequence[Passage],
+        stop_conditions: Sequence[tuple[str, str]] = (),
+    ) -> Judgement:
+        """Evidence per task, the tasks satisfied, and the plan's stop conditions (kind,
+        description) that the evidence does not meet yet."""
+        ...
 
     def refine(
         self,
@@ -110,8 +120,14 @@ class LLMEngine(Protocol):
         found: Sequence[str],  # snippets already held, to steer away from them
     ) -> QueryDraft: ...
 
-    def answer(self, question: str, language: str, evidence: Sequence[Passage]) -> Iterator[str]:
-        """Stream the answer; cite evidence as [n] with n = passage index + 1."""
+    def answer(
+        self, question: str, language: str, evidence: Sequence[Passage], complete: bool = True
+    ) -> Iterator[str]:
+        """Stream the answer; cite evidence as [n] with n = passage index + 1.
+
+        ``complete`` is False when the loop ended without enough evidence: the caller says
+        what is missing, and the engine shows only passages that come close, if any.
+        """
         ...
 
     def review(

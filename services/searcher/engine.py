@@ -113,6 +113,13 @@ def _vector_text(query: SearchQuery) -> str:
     return query.vector_query.strip() or " ".join(t for t in query.text_queries if t.strip())
 
 
+def query_side(embedder: Embedder) -> Embedder:
+    """The embedder for search queries: an asymmetric model (gemini-embedding-001) embeds
+    questions with a task type of their own, as it was trained; others embed alike."""
+    for_queries = getattr(embedder, "for_queries", None)
+    return for_queries() if callable(for_queries) else embedder
+
+
 NO_EXTRA = sql.SQL("")
 
 
@@ -254,7 +261,7 @@ def search(
     if needs_vector and query_vector is None:
         if embedder is None:
             raise InvalidInput(f"mode {query.mode!r} needs an embedder")
-        query_vector = embedder.embed([_vector_text(query)])[0]
+        query_vector = query_side(embedder).embed([_vector_text(query)])[0]
     try:
         return _search(
             conn, query, query_vector, fusion, k_override, vector_exact_scan_max, vector_conn

@@ -1,11 +1,12 @@
 """The ``extractive`` LLM engine: deterministic, offline, no language model.
 
-One object per role, all over one ``SentenceScorer`` (so one vector cache):
+One object per role, all over one ``UnitScorer`` (so one vector cache):
 
 - plan / refine: rules (``planner``); a follow-up is first restated with its thread's
   topic (``followup``).
 - evaluate: ``judge``, which passages are evidence and which tasks are satisfied.
-- answer: ``answerer``, verbatim quotes of the evidence with [n] citations.
+- answer: ``answerer``, quotes shaped to the question (a value, a list, a formula, code)
+  with [n] citations.
 - review: ``review``, reflection that drops claims their cited passage does not support.
 """
 
@@ -20,7 +21,7 @@ from services.reasoning.extractive.followup import standalone
 from services.reasoning.extractive.judge import Judge
 from services.reasoning.extractive.planner import rule_plan, rule_refine
 from services.reasoning.extractive.review import review
-from services.reasoning.extractive.scoring import SentenceScorer
+from services.reasoning.extractive.scoring import UnitScorer
 from services.reasoning.llm import (
     Judgement,
     Passage,
@@ -35,9 +36,9 @@ from services.reasoning.llm import (
 class ExtractiveLLM:
     name = "extractive"
 
-    def __init__(self, embedder: Embedder | None = None, *, embed_top: int = 8, **judge_options):
+    def __init__(self, embedder: Embedder | None = None, **judge_options):
         self.embedder = embedder
-        self.scorer = SentenceScorer(embedder, embed_top=embed_top)
+        self.scorer = UnitScorer(embedder)
         self.judge = Judge(self.scorer, **judge_options)
         self.answerer = Answerer(self.scorer)
 
@@ -57,12 +58,20 @@ class ExtractiveLLM:
         return rule_refine(question, tasks, missing_task_ids, strategy, found)
 
     def evaluate(
-        self, question: str, tasks: Sequence[PlannedTask], passages: Sequence[Passage]
+        self,
+        question: str,
+        tasks: Sequence[PlannedTask],
+        passages: Sequence[Passage],
+        stop_conditions: Sequence[tuple[str, str]] = (),
     ) -> Judgement:
+        # The rules already turn what the stop conditions ask into tasks (a comparison is
+        # one task per item plus their difference), so meeting the tasks meets them.
         return self.judge.evaluate(question, tasks, passages)
 
-    def answer(self, question: str, language: str, evidence: Sequence[Passage]) -> Iterator[str]:
-        return self.answerer.answer(question, language, evidence)
+    def answer(
+        self, question: str, language: str, evidence: Sequence[Passage], complete: bool = True
+    ) -> Iterator[str]:
+        return self.answerer.answer(question, language, evidence, complete)
 
     def review(
         self, question: str, language: str, draft: str, evidence: Sequence[Passage]

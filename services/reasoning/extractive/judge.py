@@ -1,105 +1,145 @@
 """The extractive judge: which passages are evidence for which task, and which tasks are done.
 
-A task is satisfied only when its best passage covers most of the weight of the
-task's key terms: sharing common words with the materials is not enough.
-Evidence is each task's best-scored passages, plus the search's own first
-candidates (overall and per retriever) when they mention the task.
+Every unit of every passage is scored per task (``scoring.py``). A passage's best unit
+is its finding for the task. Whether the task is satisfied is a second, calibrated
+decision on the best unit: how likely it answers, how much of the question it covers,
+how close it reads, the most specific keyword it misses and whether it has the shape
+asked for (``sufficient``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from services.reasoning.extractive.planner import rule_plan
-from services.reasoning.extractive.scoring import Scored, SentenceScorer, TaskTerms, prepare
+from services.reasoning.extractive.scoring import FEATURES, Scored, UnitScorer
 from services.reasoning.llm import Finding, Judgement, Passage, PlannedTask
+
+# Logistic weights of the sufficiency decision (``sufficiency_features``), and the bias.
+# Fitted by `eduanima eval calibrate` on eval/course, eval/course_ml, jsquad_ja and
+# xquad_en (dev); negatives are the unanswerable questions and every answerable one without
+# its gold passages. Leave-one-set-out figures in docs/quality.md.
+SUFFICIENCY_WEIGHTS = {
+    "unit_logit": 1.38,
+    "cover": -1.74,
+    "cover_unit": -0.25,
+    "similarity": -0.65,
+    "gap": 0.27,
+    "shape": -0.51,
+    "prior": 1.17,
+    "top_rank_cover": 3.77,
+    "max_cover": -0.25,
+    "max_similarity": 0.91,
+    "min_gap": -1.41,
+}
+SUFFICIENCY_BIAS = -2.83
+
+
+def sufficiency_features(logits: np.ndarray, signals: np.ndarray) -> dict[str, float]:
+    """What the decision reads, from every unit's log-odds and signal vector (rows in
+    ``scoring.FEATURES`` order): the best unit, and what the candidates hold at most."""
+    column = {name: i for i, name in enumerate(FEATURES)}
+    best = signals[int(np.argmax(logits))]
+    first = signals[signals[:, column["prior"]] >= 0.99]  # the search's first passage(s)
+    return {
+        "unit_logit": float(logits.max()),
+        "cover": float(best[column["cover"]]),
+        "cover_unit": float(best[column["cover_unit"]]),
+        "similarity": float(best[column["similarity"]]),
+        "gap": float(best[column["gap"]]),
+        "shape": float(best[column["shape"]]),
+        "prior": float(best[column["prior"]]),
+        "top_rank_cover": float(first[:, column["cover"]].max()) if len(first) else 0.0,
+        "max_cover": float(signals[:, column["cover"]].max()),
+        "max_similarity": float(signals[:, column["similarity"]].max()),
+        "min_gap": float(signals[:, column["gap"]].min()),
+    }
+
+
+def sufficient(ranked: Sequence[Scored]) -> bool:
+    """Do these candidates answer the task? (every unit of them, scored for it)"""
+    if not ranked:
+        return False
+    values = sufficiency_features(
+        np.array([s.logit for s in ranked]), np.array([s.signals.vector() for s in ranked])
+    )
+    z = SUFFICIENCY_BIAS + sum(w * values[name] for name, w in SUFFICIENCY_WEIGHTS.items())
+    return z >= 0.0
 
 
 class Judge:
     def __init__(
         self,
-        scorer: SentenceScorer,
+        scorer: UnitScorer,
         *,
-        threshold: float = 0.45,
-        min_key_coverage: float = 0.5,
-        min_finding_score: float = 0.15,
+        min_finding_score: float = 0.2,
         max_findings_per_task: int = 4,
-        max_complete_findings: int = 8,
         keep_search_top: int = 1,
-        keep_retriever_top: int = 2,
     ):
         self.scorer = scorer
-        self.threshold = threshold
-        self.min_key_coverage = min_key_coverage
         self.min_finding_score = min_finding_score
         self.max_findings_per_task = max_findings_per_task
-        self.max_complete_findings = max_complete_findings
         self.keep_search_top = keep_search_top
-        self.keep_retriever_top = keep_retriever_top
 
     def evaluate(
         self, question: str, tasks: Sequence[PlannedTask], passages: Sequence[Passage]
     ) -> Judgement:
         if not tasks:
             tasks = rule_plan(question).tasks
-        best = self.scorer.score(tasks, passages)
-        prepared = {t.task_id: prepare(t) for t in tasks}
+        ranked = self.scorer.score(tasks, passages)
         findings: list[Finding] = []
         satisfied: list[str] = []
         notes: list[str] = []
-        # Passages come best first (the hybrid ranking). One sentence's score misjudges
-        # paraphrases (ルーツ ↔ 一番古い) more often than the search does, so the search's
-        # first passage, and each retriever's first two, stay evidence whenever they speak
-        # to the task at all.
+        # the search's first passage stays evidence when any unit of it speaks to the task
         heads = set(sorted(p.index for p in passages)[: self.keep_search_top])
-        heads |= {p.index for p in passages if 0 < _best_rank(p) <= self.keep_retriever_top}
         for task in tasks:
-            scored = best.get(task.task_id, [])
-            ranked = [s for s in scored if s.score >= self.min_finding_score]
-            kept = ranked[: self.max_findings_per_task]
-            kept += [s for s in scored if s.index in heads and s.matched and s not in kept]
-            # Past the cap, a passage that holds every key term of the task is still evidence.
-            complete = [s for s in ranked if not s.missing and s not in kept]
-            kept += complete[: max(0, self.max_complete_findings - len(kept))]
+            best = _best_per_passage(ranked.get(task.task_id, []))
+            kept = [s for s in best if s.score >= self.min_finding_score]
+            kept = kept[: self.max_findings_per_task]
+            kept += [s for s in best if s.index in heads and s.matched and s not in kept]
             findings.extend(_finding(s) for s in kept)
-            top = kept[0] if kept else None
-            if top and self._satisfies(top, prepared[task.task_id]):
+            top = best[0] if best else None
+            if top and sufficient(ranked.get(task.task_id, [])):
                 satisfied.append(task.task_id)
                 notes.append(f"{task.task_id} satisfied by [{top.index}] (score {top.score:.2f})")
             elif top:
                 missing = ", ".join(top.missing) or "-"
                 notes.append(
-                    f"{task.task_id} not satisfied: best [{top.index}] score {top.score:.2f}, "
-                    f"key-term coverage {top.key_coverage:.2f}, missing {missing}"
+                    f"{task.task_id} not satisfied: best [{top.index}] score {top.score:.2f},"
+                    f" missing {missing}"
                 )
             else:
-                notes.append(f"{task.task_id} not satisfied: no passage mentions its key terms")
+                notes.append(f"{task.task_id} not satisfied: no passage")
         reason = f"{len(satisfied)}/{len(tasks)} tasks satisfied. " + "; ".join(notes)
         return Judgement(findings=findings, satisfied_task_ids=satisfied, reason=reason)
 
-    def _satisfies(self, top: Scored, task: TaskTerms) -> bool:
-        """Enough score, and the key terms present: all of a named concept's, else most."""
-        if top.score < self.threshold:
-            return False
-        return not top.missing if task.named else top.key_coverage >= self.min_key_coverage
 
-
-def _best_rank(passage: Passage) -> int:
-    """The best rank any retriever gave the passage; 0 when the caller gave none."""
-    return min(passage.ranks.values(), default=0)
+def _best_per_passage(ranked: Sequence[Scored]) -> list[Scored]:
+    seen: set[int] = set()
+    best = []
+    for scored in ranked:
+        if scored.index not in seen:
+            seen.add(scored.index)
+            best.append(scored)
+    return best
 
 
 def _finding(scored: Scored) -> Finding:
-    matched = ", ".join(scored.matched) or "none"
-    reason = f"matched terms: {matched}; key-term coverage {scored.key_coverage:.2f}"
+    s = scored.signals
+    reason = (
+        f"{scored.unit.kind}: cover {s.cover:.2f} (own {s.cover_unit:.2f}),"
+        f" similarity {s.similarity:.2f}, shape {s.shape:.0f}"
+    )
+    if scored.matched:
+        reason += f"; matched {', '.join(scored.matched)}"
     if scored.missing:
-        reason += f"; missing: {', '.join(scored.missing)}"
-    if scored.similarity is not None:
-        reason += f"; similarity {scored.similarity:.2f}"
+        reason += f"; missing {', '.join(scored.missing)}"
     return Finding(
         index=scored.index,
         task_id=scored.task_id,
-        snippet=scored.span.text,
+        snippet=scored.raw,
         score=max(0.0, min(1.0, scored.score)),
         reason=reason,
     )

@@ -40,7 +40,11 @@ _EN_COMPARE = [
     re.compile(r"^(?P<a>.+?) (?:vs\.?|versus|compared (?:to|with)) (?P<b>.+?)(?:\?|$)", re.I),
 ]
 _JA_DEFINE = [
-    re.compile(r"^(?P<x>.+?)(?:とは|って)(?:何|なに|なん|どういう|どのような|どんな)?"),
+    # "Xとは" / "Xって何": not the って of a verb (なっている, 持って行く) nor the とは of ことは
+    re.compile(
+        r"^(?P<x>.+?)(?:(?<!こ)とは|って(?=何|なに|なん|どういう|どのような|どんな|[？?]?$))"
+        r"(?:何|なに|なん|どういう|どのような|どんな)?"
+    ),
     re.compile(r"^(?P<x>.+?)の(?:定義|意味)"),
 ]
 _EN_DEFINE = [

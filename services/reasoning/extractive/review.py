@@ -11,20 +11,16 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from services.reasoning.extractive.answerer import (
-    INSUFFICIENT,
-    NOT_COVERED,
-    OPENING,
-)
+from services.reasoning.extractive.answerer import CLOSEST, INSUFFICIENT, NOT_COVERED, NOTE
+from services.reasoning.extractive.markdown import plain_text
 from services.reasoning.extractive.text import content_terms, detect_language, squash_spaces, terms
 from services.reasoning.llm import Passage, Review
 
-_SEE_ABOVE = re.compile(r"^（上に引用した (?:\[\d+\] ?)+を参照）$|^\(See (?:\[\d+\] ?)+above\.\)$")
-_FRAMING = {*OPENING.values(), *INSUFFICIENT.values(), *NOT_COVERED.values()}
+_FRAMING = {*NOTE.values(), *INSUFFICIENT.values(), *NOT_COVERED.values(), *CLOSEST.values()}
 
 
 def review(question: str, language: str, draft: str, evidence: Sequence[Passage]) -> Review:
-    language = language if language in OPENING else detect_language(question)
+    language = language if language in NOTE else detect_language(question)
     by_number = {p.index + 1: p for p in evidence}
     kept_lines: list[str] = []
     dropped: list[str] = []
@@ -69,13 +65,12 @@ def _is_framing(line: str) -> bool:
     return (
         not stripped
         or stripped in _FRAMING
-        or _SEE_ABOVE.match(stripped) is not None
         or stripped.startswith(("■", "#"))
         or (stripped.endswith((":", "：")) and not re.search(r"\[\d+\]", stripped))
     )
 
 
-_QUOTE_LINE = re.compile(r"^\s*(?:[-*・]\s*)?[「“](?P<quote>.*)[」”]\s*(?:\[\d+\]\s*)+$", re.S)
+_QUOTE_LINE = re.compile(r"^\s*(?:[-*・]\s*)*[「“](?P<quote>.*)[」”]\s*(?:\[\d+\]\s*)+$", re.S)
 
 
 def split_claims(line: str) -> list[str]:
@@ -140,7 +135,9 @@ def _quoted(text: str) -> list[str]:
 
 
 def _comparable(text: str) -> str:
-    return squash_spaces(unicodedata.normalize("NFKC", text))
+    """Blanks do not count: a quote joins sentences that stand on separate lines, or with no
+    space between them in Japanese, in its passage."""
+    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text))
 
 
 def _unsupported(unit: str, body: str, by_number: dict[int, Passage]) -> str | None:
@@ -153,7 +150,8 @@ def _unsupported(unit: str, body: str, by_number: dict[int, Passage]) -> str | N
     if unknown:
         return f"cites [{unknown[0]}], which is not in the evidence: {short}"
     sources = [by_number[n] for n in cited]
-    material = [_comparable(p.text + " " + p.context) for p in sources]
+    # quotes are shown as a reader sees them: compare them with the passage in that form
+    material = [_comparable(plain_text(p.text) + "\n" + plain_text(p.context)) for p in sources]
     whole = _QUOTE_LINE.match(unit)
     quotes = [whole["quote"]] if whole else _quoted(body)
     if quotes:

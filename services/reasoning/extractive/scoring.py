@@ -1,13 +1,25 @@
-"""Sentence scoring, shared by the judge and the answerer of the extractive engine.
+"""How well each unit of each passage answers each task: shared by the judge and the answerer.
 
-Every sentence of every passage is scored against every task by IDF-weighted
-coverage of the task's terms (plus Japanese character bigrams, plus embedding
-similarity when an embedder is given). Per task and passage the best sentence,
-widened to a snippet when it is short, is kept.
+A passage is read into units (``units.py``: sentences, list items, table rows, code
+statements, formulas). Each (task, unit) pair gets a few signals, each 0..1:
+
+- ``cover``: how much of the task's keyword weight (IDF over the pool of units) the unit,
+  its lead-in and its heading hold. A keyword counts when its terms occur, or, across
+  paraphrase and language, in part when a word of the unit is its near neighbour in the
+  multilingual embedding space (``words.py``).
+- ``cover_unit``: the same, the unit's own text only (the lead-in speaks for every item).
+- ``similarity``: sentence similarity of task and unit (USE-m3), for the best candidates.
+- ``shape``: the unit is what the question asks for: a value with a number, a formula,
+  code or a setting, a list item, a reason.
+- ``prior``: the search's own rank of the passage.
+
+``score`` combines them (weights in ``WEIGHTS``); it orders units and decides sufficiency.
 """
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -15,26 +27,41 @@ import numpy as np
 
 from services.common.errors import EngineError
 from services.reasoning.embedders import Embedder
-from services.reasoning.extractive.planner import asks_for_definition
+from services.reasoning.extractive.question import Wants, wants_of
 from services.reasoning.extractive.text import (
-    Span,
     TermWeights,
-    asks_for_number,
     char_bigrams,
     content_terms,
     detect_language,
     has_number,
     key_terms,
-    split_sentences,
     terms,
 )
+from services.reasoning.extractive.units import (
+    CODE,
+    FORMULA,
+    HEADING,
+    ITEM,
+    ROW,
+    SENTENCE,
+    Unit,
+    units_of,
+)
+from services.reasoning.extractive.words import content_words
 from services.reasoning.llm import Passage, PlannedTask
 
-# A neighbour sentence joins a short best sentence in a snippet (answers often sit next door).
-_SHORT_SENTENCE = {"ja": 40, "en": 80}
-NUMBER_BONUS = 0.08
-# A best sentence scoring this high restates the question; the new fact is often next to it.
-ECHO_SCORE = 0.75
+# A unit word this close to a keyword in USE-m3 space stands for it (a translation, a
+# near synonym); the credit grows from nothing at SOFT_FLOOR to full at SOFT_FULL.
+# Calibrated on word pairs of the course sets (translations 0.48-0.87, unrelated words
+# of the same sentences 0.11-0.45).
+SOFT_FLOOR, SOFT_FULL = 0.45, 0.75
+# Units whose sentence similarity is computed, per task: embedding every unit of every
+# candidate would cost more than the rest of the loop.
+SIMILARITY_TOP = 12
+_REASON = re.compile(
+    r"ため|から|ので|により|によって|because|since|so that|due to|thus|therefore", re.I
+)
+_LATEX = re.compile(r"\\[a-zA-Z]+|[∑√≤≥≈]|\^\{|_\{")
 
 
 @dataclass(frozen=True)
@@ -43,186 +70,282 @@ class TaskTerms:
 
     task_id: str
     description: str
-    key: list[str]  # terms the evidence must cover
-    rank: list[str]  # all content terms, for ordering sentences
-    bigrams: frozenset[str]
-    wants_number: bool
-    named: bool  # one named concept (量子もつれ, learning rate schedule): all its terms must occur
+    keywords: tuple[str, ...]  # phrases, as the planner found them
+    key: tuple[str, ...]  # lexical terms the keywords hold
+    wants: Wants
+    language: str
+
+
+@dataclass(frozen=True)
+class Signals:
+    cover: float  # keyword weight held by the unit, its lead-in and heading (soft)
+    cover_unit: float  # the same, the unit's own text (soft)
+    exact_unit: float  # the same, the unit's own text, exact terms only
+    cover_all: float  # every content term of the task (verbs too), exact, with context
+    bigrams: float  # share of the task's Japanese character bigrams in the unit and context
+    similarity: float  # sentence similarity of task and unit (with its lead-in)
+    shape: float  # the unit is the kind of thing asked for
+    prior: float  # the search's rank of the passage
+    number_missing: float  # a value is asked and the unit holds no number
+    gap: float  # how specific the most specific keyword the unit misses is (0: none missing)
+    novelty: float  # share of the unit's terms the question does not already say
+    length: float  # log length of the unit, scaled
+    kind: str
+
+    def vector(self) -> list[float]:
+        return [
+            self.cover, self.cover_unit, self.exact_unit, self.cover_all, self.bigrams,
+            self.similarity, self.shape,
+            self.prior, self.number_missing, self.gap, self.novelty, self.length,
+        ]  # fmt: skip
+
+
+FEATURES = (
+    "cover", "cover_unit", "exact_unit", "cover_all", "bigrams", "similarity", "shape", "prior",
+    "number_missing", "gap",
+    "novelty", "length",
+)  # fmt: skip
+# Logistic weights of FEATURES and the bias: the odds that a unit holds the answer. Fitted by
+# `eduanima eval calibrate` on eval/course, eval/course_ml, jsquad_ja and xquad_en (dev),
+# each set weighing the same; leave-one-set-out figures in docs/quality.md.
+WEIGHTS = (1.91, -0.33, 0.63, 1.44, 0.83, 1.67, 0.35, 2.67, -0.68, 0.79, -0.55, -0.53)
+BIAS = -3.35
+
+
+def unit_logit(s: Signals) -> float:
+    return BIAS + sum(w * f for w, f in zip(WEIGHTS, s.vector(), strict=True))
+
+
+def probability(z: float) -> float:
+    return round(1.0 / (1.0 + math.exp(-z)), 4)
 
 
 @dataclass(frozen=True)
 class Scored:
-    """The best snippet of one passage for one task."""
+    """One unit of one passage, judged for one task."""
 
-    index: int
+    index: int  # the passage's temp index
     task_id: str
-    span: Span  # the snippet span in the passage
-    score: float
-    key_coverage: float  # of the sentence and its neighbours
-    matched: list[str]
-    missing: list[str]
-    similarity: float | None
+    unit: Unit
+    units: tuple[Unit, ...]  # every unit of the passage (to quote a whole list or table)
+    raw: str  # the unit's Markdown as it stands in the passage
+    logit: float  # log-odds that the unit holds the answer
+    score: float  # the same as a probability
+    signals: Signals
+    matched: tuple[str, ...]
+    missing: tuple[str, ...]
 
 
 def prepare(task: PlannedTask) -> TaskTerms:
-    key = key_terms(task.keywords) or content_terms(task.description)
-    rank = [t for t in content_terms(task.description) if t not in key]
-    bigrams = frozenset(char_bigrams(" ".join(task.keywords)))
-    named = len(task.keywords) == 1 and asks_for_definition(task.description)
-    wants_number = asks_for_number(task.description)
-    return TaskTerms(task.task_id, task.description, key, rank, bigrams, wants_number, named)
+    keywords = tuple(task.keywords) or (task.description,)
+    key = tuple(key_terms(keywords) or content_terms(task.description))
+    return TaskTerms(
+        task.task_id, task.description, keywords, key, wants_of(task.description),
+        detect_language(task.description),
+    )  # fmt: skip
 
 
-class SentenceScorer:
-    """Scores passages' sentences against tasks; keeps a bounded cache of sentence vectors."""
+class UnitScorer:
+    """Scores units against tasks; keeps a bounded cache of word and unit vectors."""
 
-    def __init__(self, embedder: Embedder | None = None, embed_top: int = 8):
+    def __init__(self, embedder: Embedder | None = None):
         self.embedder = embedder
-        self.embed_top = embed_top
         self._vectors: dict[str, np.ndarray] = {}
 
     def score(
         self, tasks: Sequence[PlannedTask], passages: Sequence[Passage]
     ) -> dict[str, list[Scored]]:
-        """Per task: the best snippet of each passage, best first."""
-        sentences = [split_sentences(p.text) for p in passages]
-        term_sets = [[set(terms(s.text)) for s in spans] for spans in sentences]
-        # a paragraph under the heading "天治" is about 天治 even if it never says so
-        headings = [set(terms(p.heading)) for p in passages]
-        weights = TermWeights([t for per_passage in term_sets for t in per_passage])
+        """Per task: every unit of every passage, best first."""
+        parsed = [(p, tuple(u for u in units_of(p.text) if u.kind != HEADING)) for p in passages]
+        unit_terms = {id(u): set(terms(u.text)) for _, units in parsed for u in units}
+        weights = TermWeights(list(unit_terms.values()) or [set()])
         prepared = [prepare(t) for t in tasks]
-        lexical = {
-            task.task_id: [
-                [
-                    _lexical_score(task, weights, term_sets[p], i, spans[i].text, headings[p])
-                    for i in range(len(spans))
-                ]
-                for p, spans in enumerate(sentences)
-            ]
-            for task in prepared
-        }
-        similarity = self._similarities(prepared, sentences, lexical)
+        headings = {p.index: set(terms(p.heading)) for p in passages}
         result: dict[str, list[Scored]] = {}
         for task in prepared:
-            per_task: list[Scored] = []
-            for p, spans in enumerate(sentences):
-                if not spans:
-                    continue
-                scores = lexical[task.task_id][p]
-                sims = [similarity.get((task.task_id, p, i)) for i in range(len(spans))]
-                final = [
-                    _blend(scores[i][0], sims[i], self.embedder is not None)
-                    for i in range(len(spans))
-                ]
-                i = max(range(len(spans)), key=lambda j: (final[j], -j))
-                span = _snippet(
-                    passages[p].text, spans, i, scores, detect_language(passages[p].text)
+            rows: list[tuple[Passage, Unit, tuple[Unit, ...], float, float, list[str]]] = []
+            soft = self._soft_matches(task, [u for _, units in parsed for u in units])
+            for passage, units in parsed:
+                heading = set(terms(passage.heading))
+                for unit in units:
+                    around = set(terms(unit.context)) | heading
+                    own = unit_terms[id(unit)]
+                    cover, matched, gap = _cover(
+                        task, weights, own | around, soft.get(id(unit), {})
+                    )
+                    cover_unit, _, _ = _cover(task, weights, own, soft.get(id(unit), {}))
+                    rows.append((passage, unit, units, cover, cover_unit, matched, gap))
+            similarity = self._similarities(task, rows)
+            asked = set(content_terms(task.description))
+            asked_weight = sum(weights.weight(t) for t in asked) or 1.0
+            asked_bigrams = char_bigrams(task.description)
+            scored = []
+            for (passage, unit, units, cover, cover_unit, matched, gap), sim in zip(
+                rows, similarity, strict=True
+            ):
+                own = set(content_terms(unit.text))
+                around = unit_terms[id(unit)] | set(terms(unit.context)) | headings[passage.index]
+                shown = f"{unit.context} {unit.text}"
+                if detect_language(unit.text) == task.language:
+                    exact = _cover(task, weights, unit_terms[id(unit)], {})[0]
+                    held = sum(weights.weight(t) for t in asked & around) / asked_weight
+                    shared = (
+                        len(asked_bigrams & char_bigrams(shown)) / len(asked_bigrams)
+                        if asked_bigrams
+                        else 0.0
+                    )
+                else:
+                    # Across languages no term is shared exactly: the soft, translation-aware
+                    # coverage stands in for the exact-term signals, which would read 0.
+                    exact, held, shared = cover_unit, cover, cover_unit
+                signals = Signals(
+                    cover=cover,
+                    cover_unit=cover_unit,
+                    exact_unit=exact,
+                    cover_all=held,
+                    bigrams=shared,
+                    similarity=max(0.0, sim),
+                    shape=_shape(task.wants, unit),
+                    prior=_prior(passage),
+                    number_missing=float(task.wants.number and not has_number(unit.text)),
+                    gap=gap,
+                    novelty=len(own - asked) / len(own) if own else 0.0,
+                    length=min(1.0, math.log1p(len(unit.text)) / 6),
+                    kind=unit.kind,
                 )
-                window = _window(term_sets[p], i) | headings[p]
-                per_task.append(
+                scored.append(
                     Scored(
-                        index=passages[p].index,
+                        index=passage.index,
                         task_id=task.task_id,
-                        span=span,
-                        score=round(final[i], 4),
-                        key_coverage=scores[i][1],
-                        matched=[t for t in task.key + task.rank if t in term_sets[p][i]],
-                        missing=[t for t in task.key if t not in window],
-                        similarity=sims[i],
+                        unit=unit,
+                        units=units,
+                        raw=passage.text[unit.start : unit.end],
+                        logit=unit_logit(signals),
+                        score=probability(unit_logit(signals)),
+                        signals=signals,
+                        matched=tuple(matched),
+                        missing=tuple(k for k in task.keywords if k not in matched),
                     )
                 )
-            per_task.sort(key=lambda s: (-s.score, s.index))
-            result[task.task_id] = per_task
+            scored.sort(key=lambda s: (-s.score, s.index, s.unit.start))
+            result[task.task_id] = scored
         return result
 
-    def _similarities(
-        self,
-        tasks: Sequence[TaskTerms],
-        sentences: Sequence[Sequence[Span]],
-        lexical: dict[str, list[list[tuple[float, float]]]],
-    ) -> dict[tuple[str, int, int], float]:
-        """Cosine similarity of task and sentence, only for each task's top lexical sentences."""
-        if self.embedder is None:
+    # -- embeddings -----------------------------------------------------------------------
+
+    def _soft_matches(self, task: TaskTerms, units: Sequence[Unit]) -> dict[int, dict[str, float]]:
+        """Per unit: keyword -> the credit its nearest word gives it (0..1), for keywords
+        whose terms the unit does not hold."""
+        if self.embedder is None or not units:
             return {}
-        wanted: dict[tuple[str, int, int], str] = {}
-        for task in tasks:
-            flat = [
-                (score[0], p, i)
-                for p, per_passage in enumerate(lexical[task.task_id])
-                for i, score in enumerate(per_passage)
-            ]
-            flat.sort(key=lambda x: (-x[0], x[1], x[2]))
-            for _, p, i in flat[: self.embed_top]:
-                wanted[(task.task_id, p, i)] = sentences[p][i].text
-        texts = [t.description for t in tasks] + list(wanted.values())
-        vectors = self.embed(texts)
-        task_vec = {t.task_id: vectors[t.description] for t in tasks}
-        return {key: float(np.dot(task_vec[key[0]], vectors[text])) for key, text in wanted.items()}
+        words = {id(u): [w for w in content_words(u.text) if not _numeric(w)] for u in units}
+        parts = {k: [p for p in content_words(k) if p != k and " " not in p] for k in task.keywords}
+        vocabulary = sorted({w for ws in words.values() for w in ws})
+        if not vocabulary:
+            return {}
+        queries = sorted({*task.keywords, *(p for ps in parts.values() for p in ps)})
+        vectors = self.embed([*queries, *vocabulary])
+        query_index = {q: i for i, q in enumerate(queries)}
+        word_index = {w: i for i, w in enumerate(vocabulary)}
+        similarities = (
+            np.stack([vectors[q] for q in queries]) @ np.stack([vectors[w] for w in vocabulary]).T
+        )
+        credit = np.clip((similarities - SOFT_FLOOR) / (SOFT_FULL - SOFT_FLOOR), 0.0, 1.0)
+        out: dict[int, dict[str, float]] = {}
+        for unit in units:
+            columns = [word_index[w] for w in words[id(unit)]]
+            if not columns:
+                continue
+            best = credit[:, columns].max(axis=1)
+            # a phrase counts whole, or word by word (each word its own nearest neighbour):
+            # "graduate students borrow" has no one translation, its words do
+            out[id(unit)] = {
+                k: max(
+                    float(best[query_index[k]]),
+                    float(np.mean([best[query_index[p]] for p in parts[k]])) if parts[k] else 0.0,
+                )
+                for k in task.keywords
+            }
+        return out
+
+    def _similarities(self, task: TaskTerms, rows: list) -> list[float]:
+        """Sentence similarity for the SIMILARITY_TOP units by cover; 0 for the rest."""
+        if self.embedder is None or not rows:
+            return [0.0] * len(rows)
+        order = sorted(range(len(rows)), key=lambda i: (-rows[i][3], -rows[i][4], i))
+        chosen = order[:SIMILARITY_TOP]
+        texts = [_with_lead_in(rows[i][1]) for i in chosen]
+        vectors = self.embed([task.description, *texts])
+        question = vectors[task.description]
+        out = [0.0] * len(rows)
+        for i, text in zip(chosen, texts, strict=True):
+            out[i] = float(np.dot(question, vectors[text]))
+        return out
 
     def embed(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
         fresh = sorted({t for t in texts if t not in self._vectors})
         if fresh and self.embedder is not None:
-            if len(self._vectors) > 20_000:  # bound the cache of a long-running librarian
+            if len(self._vectors) > 50_000:  # bound the cache of a long-running librarian
                 self._vectors.clear()
             try:
                 vectors = self.embedder.embed(fresh)
             except Exception as exc:
                 raise EngineError(
-                    f"embedding {len(fresh)} sentences with {self.embedder.name} failed: {exc}"
+                    f"embedding {len(fresh)} texts with {self.embedder.name} failed: {exc}"
                 ) from exc
             for text, vector in zip(fresh, vectors, strict=True):
                 self._vectors[text] = vector
         return {t: self._vectors[t] for t in texts}
 
 
-def _window(terms: Sequence[set[str]], i: int) -> set[str]:
-    return set().union(*terms[max(0, i - 1) : i + 2])
+def _cover(
+    task: TaskTerms, weights: TermWeights, present: set[str], soft: dict[str, float]
+) -> tuple[float, list[str], float]:
+    """IDF-weighted share of the task's keywords the unit holds, the keywords matched, and
+    the gap: the most specific missing keyword's weight relative to the most specific
+    keyword's (1 when the rarest keyword of the question is nowhere in the unit)."""
+    total = got = heaviest = gap = 0.0
+    matched = []
+    for keyword in task.keywords:
+        parts = [t for t in terms(keyword) if t in task.key] or terms(keyword)
+        if not parts:
+            continue
+        weight = sum(weights.weight(t) for t in parts) / len(parts)
+        held = sum(weights.weight(t) for t in parts if t in present) / (weight * len(parts))
+        credit = max(held, soft.get(keyword, 0.0))
+        total += weight
+        got += weight * credit
+        heaviest = max(heaviest, weight)
+        gap = max(gap, weight * (1.0 - credit))
+        if credit >= 0.5:
+            matched.append(keyword)
+    return (got / total if total else 0.0), matched, (gap / heaviest if heaviest else 0.0)
 
 
-def _lexical_score(
-    task: TaskTerms,
-    weights: TermWeights,
-    terms: Sequence[set[str]],
-    i: int,
-    text: str,
-    heading: set[str] = frozenset(),
-) -> tuple[float, float]:
-    """(score, key coverage of the sentence with its neighbours), both 0..1. The heading
-    counts as said in every sentence under it."""
-    sentence = terms[i] | heading
-    window = _window(terms, i) | heading
-    key_sentence = weights.coverage(task.key, sentence)
-    key_window = weights.coverage(task.key, window)
-    everything = weights.coverage(task.key + task.rank, sentence)
-    if task.bigrams:
-        shared = len(task.bigrams & char_bigrams(text)) / len(task.bigrams)
-        score = 0.4 * key_sentence + 0.2 * key_window + 0.3 * everything + 0.1 * shared
-    else:
-        score = 0.4 * key_sentence + 0.2 * key_window + 0.4 * everything
-    if task.wants_number and score > 0 and has_number(text):
-        score = min(1.0, score + NUMBER_BONUS)  # "when"/"how many": prefer sentences with one
-    return score, key_window
+def _shape(wants: Wants, unit: Unit) -> float:
+    """1 when the unit is the kind of thing the question asks for, else 0."""
+    text = unit.text
+    if wants.formula and (unit.kind == FORMULA or _LATEX.search(text)):
+        return 1.0
+    if wants.code and unit.kind in (CODE, ROW):
+        return 1.0
+    if wants.listing and unit.kind in (ITEM, ROW):
+        return 1.0
+    if wants.number and has_number(text) and unit.kind != FORMULA:
+        return 1.0
+    if wants.reason and unit.kind == SENTENCE and _REASON.search(text):
+        return 1.0
+    return 0.0
 
 
-def _blend(lexical: float, similarity: float | None, has_embedder: bool) -> float:
-    if not has_embedder:
-        return lexical
-    return 0.8 * lexical + 0.2 * max(0.0, similarity or 0.0)
+def _prior(passage: Passage) -> float:
+    best = min(passage.ranks.values(), default=0)
+    return 1.0 / math.sqrt(best) if best > 0 else 0.0
 
 
-def _snippet(
-    text: str,
-    spans: Sequence[Span],
-    i: int,
-    scores: Sequence[tuple[float, float]],
-    language: str,
-) -> Span:
-    """The best sentence, with its next (or previous) sentence when the best one is short,
-    restates the question, or the neighbour is relevant too."""
-    best = spans[i]
-    widen = len(best.text) < _SHORT_SENTENCE[language] or scores[i][0] >= ECHO_SCORE
-    for j in (i + 1, i - 1):
-        if 0 <= j < len(spans) and (widen or scores[j][0] >= 0.5 * scores[i][0] > 0):
-            first, last = (best, spans[j]) if j > i else (spans[j], best)
-            return Span(first.start, last.end, text[first.start : last.end])
-    return best
+def _with_lead_in(unit: Unit) -> str:
+    return f"{unit.context} {unit.text}".strip() if unit.kind in (ITEM, ROW, CODE) else unit.text
+
+
+def _numeric(word: str) -> bool:
+    return re.fullmatch(r"[約\d.,%+-]+", word) is not None

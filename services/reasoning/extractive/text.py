@@ -40,7 +40,8 @@ _EN_STOP = (
     "only own same very just also too up down out over under again further once please tell "
     "explain describe define definition meaning mean means called call named name between "
     "difference differences differ different compare compared comparison versus vs "
-    "give list show kind type example examples many much"
+    "give list show kind type example examples many much get gets got make makes made "
+    "take takes took"
 )
 EN_STOP_WORDS = frozenset(_EN_STOP.split())
 
@@ -175,7 +176,13 @@ def _distinct(items: Iterable[str]) -> list[str]:
 
 # Runs that make up Japanese content words: kanji (with 々), katakana (with ー・), Latin/digits.
 _JA_RUN = re.compile(
-    r"(?:[\u3400-\u4dbf\u4e00-\u9fff\u3005\u30a0-\u30ff\uff66-\uff9fA-Za-z0-9][\u30fc\u30fb]?)+"
+    r"(?:[\u3400-\u4dbf\u4e00-\u9fff\u3005\u30a0-\u30ff\uff66-\uff9fA-Za-z0-9][\u30fc\u30fb]?"
+    # an identifier stays whole: ef_search, sf-search-api, isolation.level, pg_trgm
+    r"|(?<=[A-Za-z0-9])[_.\-](?=[A-Za-z0-9]))+"
+)
+# 何 with the counter after it is the question word inside a run (最小何レプリカ, 何月何日)
+_QUESTION_COUNTER = re.compile(
+    r"何(?:年|月|日|時|分|秒|人|個|回|歳|割|倍|件|本|台|枚|段|行|列|次元|桁|文字|ページ|%)?"
 )
 _VERB_ENDINGS = tuple("るうくすつぬむぶぐ")
 _JA_FORMAL_NOUNS = set("事物時為所等他彼此其際方")
@@ -212,12 +219,14 @@ def _japanese_keywords(text: str) -> list[str]:
     # A leading 何 belongs to the question word (何年, 何人), not to the topic.
     verbs = inflected_spans(text)
     matches = [(m.start(), _run_end(m, verbs)) for m in _JA_RUN.finditer(text)]
-    runs = [re.sub(r"^何", "", text[start:end]) for start, end in matches]
+    pieces = [_QUESTION_COUNTER.split(text[start:end]) for start, end in matches]
+    runs = [parts[0] for parts in pieces]
     nouns = {
         r
         for r, (start, end) in zip(runs, matches, strict=True)
         if r == text[start:end] and r not in _JA_FORMAL_NOUNS and _JA_NOUN_END.match(text, end)
     }  # 何歳 → 歳 is a counter, not a topic
+    runs += [part for parts in pieces for part in parts[1:] if part]
     runs = [r for r in runs if r and r not in _JA_STOP.split()]
     # A lone kanji counts when a particle or the end follows it (港が, 鱗に), not a verb's
     # ending (使われる): one kanji is often the whole topic in Japanese.
@@ -289,10 +298,12 @@ def squash_spaces(text: str) -> str:
 
 
 _ASKS_NUMBER = re.compile(
-    r"いつ|何年|何月|何日|何時|何人|何個|何回|何歳|何割|何倍|何パーセント|何%|何km|何キロ|何メートル"
-    r"|いくつ|いくら|幾つ|どのくらい|どれくらい|どれだけ|何世紀|何名|何隻|何台|何機|何種"
-    r"|\bhow (?:many|much|long|old|far|often|large|big|tall|high|fast)\b|\bwhen\b"
-    r"|\b(?:what|which) (?:year|date|century|decade|percentage)\b",
+    r"いつ|いくつ|いくら|幾つ|どのくらい|どれくらい|どれだけ|どの程度"
+    r"|何(?:年|月|日|時|分|秒|人|個|回|歳|割|倍|件|本|台|枚|段|行|列|次元|桁|文字|ページ|バイト"
+    r"|ミリ|マイクロ|%|パーセント|KB|MB|GB|TB|km|キロ|メートル|世紀|名|隻|機|種|週|度|点|位|番|ms)"
+    r"|\bhow (?:many|much|long|old|far|often|large|big|tall|high|fast|small|wide)\b|\bwhen\b"
+    r"|\b(?:what|which) (?:year|date|century|decade|percentage|value|size|number|threshold"
+    r"|limit|rate|ratio|dimension|score)s?\b|\bwhat (?:is|are) the (?:default|value|size|limit)",
     re.I,
 )
 _NUMBER = re.compile(

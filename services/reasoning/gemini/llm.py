@@ -47,6 +47,8 @@ DEFAULT_THINKING: Mapping[str, types.ThinkingLevel] = {
     "review": types.ThinkingLevel.MEDIUM,
 }
 _STOP_KINDS = ("SUFFICIENCY", "UNAMBIGUITY", "VISUAL_CHECK")
+# Reflection rounds (critique → revise → re-check) before the answer is published.
+REVIEW_ROUNDS = 2
 # Gemini 3 Pro accepts only LOW and HIGH; the nearest accepted level replaces the others.
 _PRO_LEVELS = {
     types.ThinkingLevel.MINIMAL: types.ThinkingLevel.LOW,
@@ -80,6 +82,7 @@ class GeminiLLM:
             "review": settings.professor_gemini_model_answer,
         }
         self.thinking = {**DEFAULT_THINKING, **(thinking or {})}
+        self.answer_context_chars = settings.gemini_answer_context_chars
 
     # -- phases --------------------------------------------------------------------------
 
@@ -93,13 +96,17 @@ class GeminiLLM:
         return _plan_from(data, question)
 
     def evaluate(
-        self, question: str, tasks: Sequence[PlannedTask], passages: Sequence[Passage]
+        self,
+        question: str,
+        tasks: Sequence[PlannedTask],
+        passages: Sequence[Passage],
+        stop_conditions: Sequence[tuple[str, str]] = (),
     ) -> Judgement:
         if not passages:
             return Judgement([], [], "no passages to evaluate")
-        prompt = prompts.evaluate_prompt(question, tasks, passages)
+        prompt = prompts.evaluate_prompt(question, tasks, passages, stop_conditions)
         data = self._json("evaluate", prompts.EVALUATE_SYSTEM, prompt, prompts.EVALUATE_SCHEMA)
-        return _judgement_from(data, tasks, passages)
+        return _judgement_from(data, tasks, passages, {kind for kind, _ in stop_conditions})
 
     def refine(
         self,
@@ -120,14 +127,18 @@ class GeminiLLM:
             return rule_refine(question, tasks, missing_task_ids, strategy, found)
         return QueryDraft(text_queries=queries, vector_query=vector or question)
 
-    def answer(self, question: str, language: str, evidence: Sequence[Passage]) -> Iterator[str]:
+    def answer(
+        self, question: str, language: str, evidence: Sequence[Passage], complete: bool = True
+    ) -> Iterator[str]:
         config = types.GenerateContentConfig(
             system_instruction=prompts.ANSWER_SYSTEM,
             thinking_config=types.ThinkingConfig(
                 thinking_level=thinking_level(self.models["answer"], self.thinking["answer"])
             ),
         )
-        prompt = prompts.answer_prompt(question, language, evidence)
+        prompt = prompts.answer_prompt(
+            question, language, evidence, complete, self.answer_context_chars
+        )
         with engine_errors(f"gemini answer ({self.models['answer']})"):
             stream = self._client.get().models.generate_content_stream(
                 model=self.models["answer"], contents=prompt, config=config
@@ -139,14 +150,27 @@ class GeminiLLM:
     def review(
         self, question: str, language: str, draft: str, evidence: Sequence[Passage]
     ) -> Review:
-        prompt = prompts.review_prompt(question, language, draft, evidence)
-        data = self._json("review", prompts.REVIEW_SYSTEM, prompt, prompts.REVIEW_SCHEMA)
-        answer, unknown = drop_unknown_citations(str(data.get("answer") or ""), evidence)
-        dropped = _strings(data.get("dropped")) + unknown
-        critique = str(data.get("critique") or "").strip()
-        if unknown:
-            critique += f" Removed {len(unknown)} sentence(s) citing evidence that does not exist."
-        return Review(answer=answer.strip(), critique=critique.strip(), dropped=dropped)
+        """Reflection: critique → revise → check the revision again, at most
+        ``REVIEW_ROUNDS`` rounds; it stops as soon as a round changes nothing."""
+        answer, critiques, dropped = draft, [], []
+        for round_ in range(1, REVIEW_ROUNDS + 1):
+            prompt = prompts.review_prompt(question, language, answer, evidence)
+            data = self._json("review", prompts.REVIEW_SYSTEM, prompt, prompts.REVIEW_SCHEMA)
+            revised, unknown = drop_unknown_citations(str(data.get("answer") or ""), evidence)
+            removed = _strings(data.get("dropped")) + unknown
+            critique = str(data.get("critique") or "").strip()
+            if unknown:
+                critique += (
+                    f" Removed {len(unknown)} sentence(s) citing evidence that does not exist."
+                )
+            changed = revised.strip() != answer.strip()
+            if critique and changed:
+                critiques.append(f"round {round_}: {critique.strip()}")
+            answer = revised.strip()
+            dropped = list(dict.fromkeys(dropped + removed))
+            if not changed:
+                break
+        return Review(answer=answer, critique=" ".join(critiques), dropped=dropped)
 
     # -- transport -----------------------------------------------------------------------
 
@@ -228,7 +252,10 @@ def _plan_from(data: dict[str, Any], question: str) -> PlanDraft:
 
 
 def _judgement_from(
-    data: dict[str, Any], tasks: Sequence[PlannedTask], passages: Sequence[Passage]
+    data: dict[str, Any],
+    tasks: Sequence[PlannedTask],
+    passages: Sequence[Passage],
+    conditions: set[str] = frozenset(),
 ) -> Judgement:
     by_index = {p.index: p for p in passages}
     task_ids = {t.task_id for t in tasks}
@@ -248,8 +275,12 @@ def _judgement_from(
                 "gemini evaluate: %s claimed satisfied without a valid finding; not counted",
                 task_id,
             )
+    unmet = [kind for kind in _strings(data.get("unmet_conditions")) if kind in conditions]
     return Judgement(
-        findings=findings, satisfied_task_ids=satisfied, reason=str(data.get("reason") or "")
+        findings=findings,
+        satisfied_task_ids=satisfied,
+        reason=str(data.get("reason") or ""),
+        unmet_conditions=unmet,
     )
 
 

@@ -80,9 +80,10 @@ EVALUATE_SCHEMA = {
             },
         },
         "satisfied_task_ids": _STRINGS,
+        "unmet_conditions": _STRINGS,
         "reason": {"type": "STRING"},
     },
-    "required": ["findings", "satisfied_task_ids", "reason"],
+    "required": ["findings", "satisfied_task_ids", "unmet_conditions", "reason"],
 }
 
 REFINE_SCHEMA = {
@@ -130,7 +131,10 @@ the passage index, the task_id, a snippet copied character for character from th
 (the core sentence, at most two sentences), a score from 0 to 1, and a short reason.
 Never invent or paraphrase snippets; never cite an index that is not shown.
 A task is satisfied only when a finding actually states what the task asks; sharing a few
-words with the question is not enough. Output JSON only."""
+words with the question is not enough. When the plan's stop conditions are given, list in
+unmet_conditions the kind of each one the evidence does not meet yet (UNAMBIGUITY: the
+compared items are told apart, each by its own evidence; VISUAL_CHECK: what the figure or
+table shows is available as text). Output JSON only."""
 
 REFINE_SYSTEM = """You rewrite search queries for course materials after a search fell short.
 Strategies: missing = target only the tasks still missing; broader = fewer, more general
@@ -147,8 +151,11 @@ concisely, in plain text or simple Markdown."""
 REVIEW_SYSTEM = """You review a draft answer against its evidence (critique, then revise).
 Evidence passages are shown as [n] text. Check every sentence of the draft: it must carry a
 citation [n], and passage n must actually support it (quoted text must occur in it).
-Remove sentences that fail and list them verbatim in "dropped". Do not renumber citations
-and do not add new claims. Return the critique, the revised answer and the dropped sentences.
+Revise a sentence that says more than its passage (an overstatement, a wrong number, a
+missing qualification) so that it says exactly what the passage supports, keeping its [n].
+Remove a sentence no passage supports and list it verbatim in "dropped". Do not renumber
+citations and do not add claims the evidence does not make. Return the critique (empty
+when the draft needed no change), the revised answer and the dropped sentences.
 Output JSON only."""
 
 # -- prompts --------------------------------------------------------------------------------
@@ -183,11 +190,16 @@ def plan_prompt(question: str, history: Sequence[Turn] = ()) -> str:
 
 
 def evaluate_prompt(
-    question: str, tasks: Sequence[PlannedTask], passages: Sequence[Passage]
+    question: str,
+    tasks: Sequence[PlannedTask],
+    passages: Sequence[Passage],
+    stop_conditions: Sequence[tuple[str, str]] = (),
 ) -> str:
+    conditions = "\n".join(f"- {kind}: {text}" for kind, text in stop_conditions)
     return (
         f"Question:\n{question}\n\nTasks:\n{_tasks_block(tasks)}\n\n"
-        f"New passages:\n{_passages_block(passages)}"
+        + (f"Stop conditions of the plan:\n{conditions}\n\n" if conditions else "")
+        + f"New passages:\n{_passages_block(passages)}"
     )
 
 
@@ -207,12 +219,50 @@ def refine_prompt(
     )
 
 
-def answer_prompt(question: str, language: str, evidence: Sequence[Passage]) -> str:
+INCOMPLETE_NOTE = (
+    "The search ended without enough evidence. Do not answer from what is missing: in one "
+    "sentence say that the materials do not cover it, then quote at most three passages that "
+    "come closest, each with its [n], or none if none is relevant."
+)
+
+
+def answer_prompt(
+    question: str,
+    language: str,
+    evidence: Sequence[Passage],
+    complete: bool = True,
+    budget_chars: int = 24_000,
+) -> str:
     lang = "Japanese" if language == "ja" else "English"
+    note = "" if complete else f"{INCOMPLETE_NOTE}\n\n"
     return (
-        f"Answer in {lang}.\n\nQuestion:\n{question}\n\n"
-        f"Evidence:\n{_passages_block(evidence, offset=1)}"
+        f"Answer in {lang}.\n\n{note}Question:\n{question}\n\n"
+        f"Evidence (each passage's whole section, then what stands around it):\n"
+        f"{_full_passages_block(evidence, budget_chars)}"
     )
+
+
+def _full_passages_block(evidence: Sequence[Passage], budget_chars: int) -> str:
+    """Every selected passage's whole chunk, then its neighbours, best evidence first,
+    within ``budget_chars``: the chunks first (cut at the budget), neighbours with what
+    is left, so a long neighbourhood never crowds out another passage's own text."""
+    sections = [(p, (p.context or p.text).strip()) for p in evidence]
+    left = budget_chars - sum(len(text) for _, text in sections)
+    blocks = []
+    for passage, text in sections:
+        if left < 0:  # even the chunks do not fit: each gets its share
+            text = text[: max(200, budget_chars // max(1, len(sections)))] + "…"
+        block = (
+            f"[{passage.index + 1}] "
+            + (f"(section: {passage.heading}) " if passage.heading else "")
+            + text
+        )
+        if passage.neighbours and left > 0:
+            around = passage.neighbours.strip()[:left]
+            left -= len(around)
+            block += f"\n(around it) {around}"
+        blocks.append(block)
+    return "\n\n".join(blocks)
 
 
 def review_prompt(question: str, language: str, draft: str, evidence: Sequence[Passage]) -> str:

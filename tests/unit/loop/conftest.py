@@ -20,19 +20,23 @@ class ScriptedEngine:
     words: dict[str, str]  # task id -> word that satisfies it
     name: str = "scripted"
     refinements: list[str] = field(default_factory=list)
+    conditions: list[tuple[str, str]] = field(
+        default_factory=lambda: [("SUFFICIENCY", "all words found")]
+    )
+    unmet: set[str] = field(default_factory=set)  # stop condition kinds it reports unmet
 
     def plan(self, question: str) -> PlanDraft:
         tasks = [PlannedTask(t, f"find {w}", [w]) for t, w in self.words.items()]
         return PlanDraft(
             tasks,
-            [("SUFFICIENCY", "all words found")],
+            list(self.conditions),
             2.0 if len(tasks) > 1 else 1.0,
             "en",
             list(self.words.values()),
             question,
         )
 
-    def evaluate(self, question, tasks, passages) -> Judgement:
+    def evaluate(self, question, tasks, passages, stop_conditions=()) -> Judgement:
         findings = [
             Finding(p.index, t.task_id, p.text, 0.9, f"contains {self.words[t.task_id]}")
             for p in passages
@@ -40,14 +44,17 @@ class ScriptedEngine:
             if self.words[t.task_id] in p.text
         ]
         return Judgement(
-            findings, sorted({f.task_id for f in findings}), f"{len(findings)} finding(s)"
+            findings,
+            sorted({f.task_id for f in findings}),
+            f"{len(findings)} finding(s)",
+            [kind for kind, _ in stop_conditions if kind in self.unmet],
         )
 
     def refine(self, question, tasks, missing, strategy, found) -> QueryDraft:
         self.refinements.append(strategy)
         return QueryDraft([self.words[t] for t in missing], f"{strategy}: {question}")
 
-    def answer(self, question, language, evidence):
+    def answer(self, question, language, evidence, complete=True):
         for i, p in enumerate(evidence):
             yield f"{p.text} [{i + 1}]\n"
 

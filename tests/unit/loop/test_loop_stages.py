@@ -224,3 +224,28 @@ def test_streamed_deltas_rebuild_the_answer():
     text = "一文目です。二文目です。\nThird sentence here. " * 5
     pieces = professor.split_for_streaming(text, size=40)
     assert "".join(pieces) == text and all(len(p) <= 60 for p in pieces)
+
+
+def test_the_route_waits_for_the_plans_stop_conditions_not_only_the_tasks(
+    engine_for, memory_search
+):
+    engine = engine_for(
+        {"t1": "median", "t2": "standard error"},
+        conditions=[("SUFFICIENCY", "both found"), ("UNAMBIGUITY", "told apart")],
+        unmet={"UNAMBIGUITY"},
+    )
+    emits, _ = professor.plan_question(question(), engine, 1_000)
+    search = memory_search(CHUNKS)
+    request = dataclasses.replace(
+        emits[1].event, focus_task_ids=["t1", "t2"], text_queries=["median", "standard error"]
+    )
+    _, out = search_step(request, None, search, 1_000)
+    result = next(e.event for e in out if e.topic is SEARCH_RESULTS)
+
+    unmet = evaluate(result, engine)
+    assert all(s.satisfied for s in unmet.state.task_status)  # every task has evidence
+    assert unmet.route == "CONTINUE" and "UNAMBIGUITY" in unmet.route_reason
+    assert sorted(unmet.next_focus) == ["t1", "t2"]
+
+    engine.unmet = set()
+    assert evaluate(result, engine).route == "COMPLETE"

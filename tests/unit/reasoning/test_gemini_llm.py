@@ -40,8 +40,9 @@ def settings(**overrides) -> LLMSettings:
 class Canned:
     """Serves one JSON object (generateContent) or SSE chunks (streamGenerateContent)."""
 
-    def __init__(self, payload=None, *, chunks=(), status=200, raw_text=None):
+    def __init__(self, payload=None, *, chunks=(), status=200, raw_text=None, sequence=()):
         self.payload, self.chunks, self.status, self.raw_text = payload, chunks, status, raw_text
+        self.sequence = list(sequence)  # one payload per call, in order, when given
         self.requests: list[tuple[str, dict]] = []
 
     def transport(self) -> httpx.MockTransport:
@@ -55,7 +56,8 @@ class Canned:
         if "streamGenerateContent" in str(request.url):
             body = "".join(f"data: {json.dumps(_candidate(text))}\r\n\r\n" for text in self.chunks)
             return httpx.Response(200, text=body, headers={"content-type": "text/event-stream"})
-        text = self.raw_text if self.raw_text is not None else json.dumps(self.payload)
+        payload = self.sequence.pop(0) if self.sequence else self.payload
+        text = self.raw_text if self.raw_text is not None else json.dumps(payload)
         return httpx.Response(200, json=_candidate(text))
 
     def config(self, i: int = -1) -> dict:
@@ -275,3 +277,79 @@ def test_gemini_3_pro_gets_the_nearest_thinking_level_it_accepts():
     )
     list(engine.answer("q", "en", PASSAGES))
     assert _thinking_level(canned.config()) == "HIGH"  # MEDIUM is not offered by 3 Pro
+
+
+def test_answer_sees_each_passage_whole_then_its_neighbours_within_the_budget():
+    evidence = [
+        Passage(
+            0,
+            "中央値は頑健。",
+            context="## 中央値\n中央値は頑健。外れ値に強い。",
+            neighbours="前の節：平均の定義。",
+        ),
+        Passage(
+            1, "平均は合計÷個数。", context="平均は合計÷個数。", neighbours="後ろの節：" + "x" * 500
+        ),
+    ]
+    canned = Canned(chunks=["ok [1]"])
+    engine = GeminiLLM(settings(gemini_answer_context_chars=80), transport=canned.transport())
+    list(engine.answer("中央値は？", "ja", evidence))
+    prompt = canned.prompt()
+    assert (
+        "[1] ## 中央値\n中央値は頑健。外れ値に強い。" in prompt
+    )  # the whole chunk, not the snippet
+    assert "(around it) 前の節：平均の定義。" in prompt
+    assert "[2] 平均は合計÷個数。" in prompt
+    assert "x" * 100 not in prompt  # the second neighbourhood is cut at the budget
+
+
+def test_answer_without_enough_evidence_is_told_so():
+    canned = Canned(chunks=["資料にありません。"])
+    list(engine_for(canned).answer("?", "ja", PASSAGES, complete=False))
+    assert "without enough evidence" in canned.prompt()
+
+
+def test_evaluate_reports_the_stop_conditions_the_evidence_does_not_meet():
+    canned = Canned(
+        {
+            "findings": [
+                {
+                    "index": 3,
+                    "task_id": "T1",
+                    "snippet": "決定係数は回帰モデルの当てはまりを表す。",
+                    "score": 0.9,
+                    "reason": "defines it",
+                }
+            ],
+            "satisfied_task_ids": ["T1"],
+            "unmet_conditions": ["UNAMBIGUITY", "MADE_UP"],
+            "reason": "the two coefficients are not told apart",
+        }
+    )
+    conditions = [("SUFFICIENCY", "each task has evidence"), ("UNAMBIGUITY", "told apart")]
+    judgement = engine_for(canned).evaluate("違いは？", TASKS, PASSAGES, conditions)
+    assert judgement.unmet_conditions == ["UNAMBIGUITY"]  # unknown kinds are not trusted
+    assert "UNAMBIGUITY: told apart" in canned.prompt()
+    assert "unmet_conditions" in canned.config()["responseSchema"]["required"]
+
+
+def test_review_revises_then_checks_the_revision_again_at_most_two_rounds():
+    first = {
+        "critique": "The range is overstated.",
+        "answer": "値は0から1をとる[4]。",
+        "dropped": ["値は常に1である[4]。"],
+    }
+    second = {"critique": "", "answer": "値は0から1をとる[4]。", "dropped": []}
+    canned = Canned(
+        sequence=[first, second, {"critique": "never asked", "answer": "x", "dropped": []}]
+    )
+    review = engine_for(canned).review("範囲は？", "ja", "値は常に1である[4]。", PASSAGES)
+    assert len(canned.requests) == 2  # the second round changed nothing: no third call
+    assert review.answer == "値は0から1をとる[4]。"
+    assert review.dropped == ["値は常に1である[4]。"]
+    assert "値は0から1をとる[4]。" in canned.prompt(1)  # round 2 checks the revision
+    assert review.critique.startswith("round 1: The range is overstated.")
+
+    endless = Canned(sequence=[first, {**first, "answer": "値は0から1[4]。"}, first])
+    engine_for(endless).review("範囲は？", "ja", "値は常に1である[4]。", PASSAGES)
+    assert len(endless.requests) == 2  # never more than two rounds

@@ -36,3 +36,5 @@ def test_formulas_keep_every_symbol_but_the_dollar_delimiters():
 
 def test_a_lone_star_or_underscore_is_content_not_a_marker():
     assert plain_text("a * b = c and snake_case_name") == "a * b = c and snake_case_name"
+    assert plain_text("SELECT * FROM t WHERE x*y > 1") == "SELECT * FROM t WHERE x*y > 1"
+    assert plain_text("they make *different* mistakes") == "they make different mistakes"

@@ -61,3 +61,22 @@ def test_per_material_cap_spreads_then_fills():
     material = {0: "A", 1: "A", 2: "A", 3: "B", 4: "A", 5: "C"}
     assert [f.key for f in cap_per_material(fused, material, k=4, cap=2)] == [0, 1, 3, 5]
     assert [f.key for f in cap_per_material(fused, material, k=6, cap=1)] == [0, 3, 5, 1, 2, 4]
+
+
+def test_questions_are_embedded_on_the_query_side_of_an_asymmetric_embedder():
+    from services.searcher.engine import query_side
+
+    class Symmetric:
+        name = "same"
+
+    class Asymmetric:
+        name = "documents"
+
+        def for_queries(self):
+            twin = Asymmetric()
+            twin.name = "queries"
+            return twin
+
+    symmetric = Symmetric()
+    assert query_side(symmetric) is symmetric
+    assert query_side(Asymmetric()).name == "queries"

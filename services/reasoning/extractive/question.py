@@ -1,0 +1,78 @@
+"""What shape of answer a question asks for: a value, a formula, code or a setting, a list,
+a reason, a comparison, a definition, a yes or no.
+
+The shape decides which unit of a passage answers (the formula display, not the
+sentence that mentions the formula; the list items, not the sentence that introduces
+them) and how much of it the answer quotes.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from services.reasoning.extractive.text import asks_for_number
+
+_FORMULA = re.compile(
+    r"式|公式|どう計算|どのように計算|どうやって計算|どう求め|求め方|計算方法|定義式"
+    r"|\bformulas?\b|\bequations?\b|\bhow (?:is|are|do (?:you|we|i)) .*\b(?:comput|calculat)"
+    r"|\b(?:computed|calculated)\b",
+    re.I,
+)
+_CODE = re.compile(
+    r"SQL|コード|クエリ|文で|どう書|書けば|書き方|コマンド|設定|パラメータ|オプション|構文|記述"
+    r"|\b(?:code|query|queries|statement|command|syntax|config(?:uration)?|settings?|"
+    r"parameters?|options?|flags?|snippet|write|written)\b",
+    re.I,
+)
+_LISTING = re.compile(
+    r"種類|挙げ|全部|すべて|全て|一覧|手順|ステップ|観点|ポイント|要素|項目|条件|どんな(?:もの|点|こと)"
+    r"|何があ|どれ(?:が|と)|\blist\b|\bsteps?\b|\bwhich (?:aspects|steps|types|kinds|ones)\b"
+    r"|\bwhat (?:are|were) the\b|\bname (?:the|all)\b|\benumerate\b|\bkinds? of\b|\btypes? of\b",
+    re.I,
+)
+_REASON = re.compile(
+    r"なぜ|何故|どうして|理由|何のため|目的|\bwhy\b|\breasons?\b|\bwhat for\b|\bpurpose\b",
+    re.I,
+)
+_COMPARE = re.compile(
+    r"違い|違う|比較|比べ|異な|どちら"
+    r"|\bvs\.?\b|\bversus\b|\bdiffer|\bcompar|\bbetter\b|\bwhich is\b",
+    re.I,
+)
+_DEFINITION = re.compile(
+    r"とは|って何|ってなに|\bwhat (?:is|are) (?:an? |the )?\w+\??$|\bdefin", re.I
+)
+_YES_NO = re.compile(
+    r"[てで]も(?:いい|良い|よい|大丈夫)|できますか|できる[？?]|可能|ありますか"
+    r"|\b(?:can|may|should) (?:i|we)\b"
+    r"|\bis (?:it|there)\b|\bare .* allowed\b",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Wants:
+    number: bool = False
+    formula: bool = False
+    code: bool = False
+    listing: bool = False
+    reason: bool = False
+    compare: bool = False
+    definition: bool = False
+    yes_no: bool = False
+
+
+def wants_of(question: str) -> Wants:
+    text = unicodedata.normalize("NFKC", question)
+    return Wants(
+        number=asks_for_number(text),
+        formula=_FORMULA.search(text) is not None,
+        code=_CODE.search(text) is not None,
+        listing=_LISTING.search(text) is not None,
+        reason=_REASON.search(text) is not None,
+        compare=_COMPARE.search(text) is not None,
+        definition=_DEFINITION.search(text) is not None,
+        yes_no=_YES_NO.search(text) is not None,
+    )

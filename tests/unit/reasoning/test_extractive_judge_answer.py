@@ -1,0 +1,264 @@
+"""The extractive judge and answerer, one phenomenon per test, on passages written for it:
+answers that sit in code, table cells, list items and formulas, across paraphrase and
+language; answers shaped to the question; honest refusals."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from services.common.settings import LLMSettings
+from services.reasoning import make_llm
+from services.reasoning.embedders import UseM3Embedder
+from services.reasoning.extractive import ExtractiveLLM
+from services.reasoning.extractive.answerer import INSUFFICIENT
+from services.reasoning.llm import Passage
+
+INDEXES = """## 4.2 パラメータ
+
+演習環境では、次のように索引を作っている。
+
+```sql
+CREATE INDEX idx_chunks_hnsw ON chunks
+    USING hnsw (embedding vector_cosine_ops) WITH (m = 24, ef_construction = 100);
+```
+
+構築中はメンテナンス用のメモリを多めに確保する。"""
+
+KINDS = """## 索引の使い分け
+
+主な索引の向き不向きを次の表にまとめる。
+
+| 種類 | 向く検索 | 注意点 |
+|---|---|---|
+| B-tree | 範囲検索と並べ替え | 中間一致には使えない |
+| GIN | 全文検索と配列の包含 | 更新が重い |"""
+
+CHECKLIST = """## 索引を足す前に
+
+索引は書き込みを遅くする。新しい索引を足す前に、次の観点を確認する。
+
+- その問い合わせが実際にどれだけ遅いか
+- 既存の索引で代用できないか
+- 書き込みがどれだけ増えるか"""
+
+SCORING = """## IDF
+
+語の重みは、その語を含む文書が少ないほど大きくする。本講義では次の式を使う。
+
+$$
+\\mathrm{IDF}(t) = \\log\\frac{N - n_t + 0.5}{n_t + 0.5}
+$$
+
+ここで N は文書数、n_t は語 t を含む文書数である。"""
+
+LOANS = "## 貸出規則\n\n学部生の貸出期間は14日、大学院生は30日である。延長は1回まで認める。"
+
+MEDIAN = (
+    "### 中央値\n\n**中央値**は、データを大きさの順に並べたときに中央に来る値である。"
+    "外れ値の影響を受けにくい。"
+)
+
+MEAN = "### 平均\n\n**平均**は、データの合計を個数で割った値である。外れ値の影響を強く受ける。"
+
+WEATHER = "## 休講\n\n台風の日は休講とし、翌週の土曜に補講を行う。"
+
+
+@pytest.fixture(scope="module")
+def engine() -> ExtractiveLLM:
+    return ExtractiveLLM(UseM3Embedder())
+
+
+def passages(*texts: str) -> list[Passage]:
+    return [Passage(i, text, ranks={"bm25": i + 1}) for i, text in enumerate(texts)]
+
+
+def judge(engine, question, texts):
+    plan = engine.plan(question)
+    return plan, engine.evaluate(question, plan.tasks, passages(*texts))
+
+
+def answer(engine, question, texts, complete=True):
+    evidence = [Passage(p.index, p.text, context=p.text) for p in passages(*texts)]
+    text = "".join(engine.answer(question, engine.plan(question).language, evidence, complete))
+    return text, evidence
+
+
+# -- the judge ---------------------------------------------------------------------------
+
+
+def test_an_answer_in_a_code_statement_satisfies_the_task(engine):
+    question = "演習のHNSW索引はどんなパラメータで作られている？"
+    plan, judgement = judge(engine, question, [INDEXES, WEATHER])
+    assert judgement.satisfied_task_ids == [plan.tasks[0].task_id]
+    assert judgement.findings[0].index == 0  # the passage whose code statement answers
+
+
+def test_an_answer_in_a_table_row_satisfies_the_task(engine):
+    plan, judgement = judge(engine, "GINはどんな検索に向いていますか？", [KINDS, WEATHER])
+    assert judgement.satisfied_task_ids == [plan.tasks[0].task_id]
+    assert judgement.findings[0].snippet.startswith("| GIN |")
+
+
+def test_an_answer_in_list_items_satisfies_the_task(engine):
+    plan, judgement = judge(engine, "索引を追加する前に何をチェックすればいい？", [CHECKLIST])
+    assert judgement.satisfied_task_ids == [plan.tasks[0].task_id]
+
+
+def test_an_answer_in_a_formula_satisfies_the_task(engine):
+    plan, judgement = judge(engine, "IDFはどんな式で計算しますか？", [SCORING, WEATHER])
+    assert judgement.satisfied_task_ids == [plan.tasks[0].task_id]
+    assert judgement.findings[0].index == 0
+
+
+def test_an_english_question_is_judged_over_japanese_notes(engine):
+    question = "How many days can graduate students borrow a book?"
+    plan, judgement = judge(engine, question, [LOANS, WEATHER])
+    assert judgement.satisfied_task_ids == [plan.tasks[0].task_id]
+    assert judgement.findings[0].index == 0 and "大学院生" in judgement.findings[0].snippet
+
+
+def test_a_topic_the_materials_do_not_hold_is_not_satisfied(engine):
+    _, judgement = judge(engine, "量子コンピュータの誤り訂正符号とは何ですか？", [MEDIAN, MEAN])
+    assert judgement.satisfied_task_ids == []
+    assert "not satisfied" in judgement.reason
+
+
+def test_findings_quote_their_passage_verbatim_with_a_reason(engine):
+    _, judgement = judge(engine, "中央値と平均の違いは？", [MEDIAN, MEAN])
+    texts = dict(enumerate([MEDIAN, MEAN]))
+    for finding in judgement.findings:
+        assert finding.snippet in texts[finding.index]
+        assert 0.0 <= finding.score <= 1.0 and "cover" in finding.reason
+
+
+# -- the answer ---------------------------------------------------------------------------
+
+
+def test_the_lead_is_the_answering_passage_without_markdown_markers(engine):
+    text, _ = answer(engine, "中央値とは何ですか？", [MEDIAN])
+    assert text.startswith("「中央値は、データを大きさの順に並べたときに中央に来る値である。")
+    assert "###" not in text and "**" not in text
+    assert "[1]" in text and "抽出型" in text
+
+
+def test_a_formula_is_given_whole_with_the_sentence_that_introduces_it(engine):
+    text, _ = answer(engine, "IDFの計算式を教えてください。", [SCORING])
+    assert "\\mathrm{IDF}(t) = \\log\\frac{N - n_t + 0.5}{n_t + 0.5}" in text
+    assert "本講義では次の式を使う。" in text
+    assert "$$" not in text
+
+
+def test_a_code_statement_is_given_whole(engine):
+    text, _ = answer(engine, "演習のHNSW索引を作るSQLは？", [INDEXES])
+    statement = (
+        "CREATE INDEX idx_chunks_hnsw ON chunks USING hnsw (embedding vector_cosine_ops)"
+        " WITH (m = 24, ef_construction = 100);"
+    )
+    assert f"・「{statement}」[1]" in text
+
+
+def test_a_table_row_comes_with_the_header_that_names_its_cells(engine):
+    text, _ = answer(engine, "GINはどんな検索に向いていますか？", [KINDS])
+    assert "・「種類 | 向く検索 | 注意点」[1]" in text
+    assert "・「GIN | 全文検索と配列の包含 | 更新が重い」[1]" in text
+    assert text.index("種類 | 向く検索") < text.index("GIN | 全文検索")
+
+
+def test_the_items_of_a_list_are_given_whole_when_a_question_asks_for_them(engine):
+    text, _ = answer(engine, "索引を足す前に確認する観点をすべて挙げて。", [CHECKLIST])
+    for item in ("その問い合わせが実際にどれだけ遅いか", "既存の索引で代用できないか",
+                 "書き込みがどれだけ増えるか"):  # fmt: skip
+        assert f"・「{item}」[1]" in text
+    assert "新しい索引を足す前に、次の観点を確認する。" in text
+
+
+def test_a_comparison_is_answered_per_task_and_cites_both_materials(engine):
+    text, _ = answer(engine, "中央値と平均の違いは？", [MEDIAN, MEAN])
+    assert "■ 中央値とは何か" in text and "■ 平均とは何か" in text
+    median, mean = text.index("■ 中央値とは何か"), text.index("■ 平均とは何か")
+    assert "[1]" in text[median:mean] and "[2]" in text[mean:]
+
+
+def test_supporting_quotes_follow_the_lead_from_another_passage(engine):
+    other = "## 代表値\n\n中央値は外れ値に強いので、所得の分布などで平均の代わりに使われる。"
+    text, _ = answer(engine, "中央値とは何ですか？", [MEDIAN, other])
+    lines = text.splitlines()
+    assert lines[0].startswith("「中央値は") and lines[0].endswith("[1]")
+    assert any(line.startswith("- 「") and line.endswith("[2]") for line in lines)
+
+
+def test_without_enough_evidence_only_close_passages_are_shown(engine):
+    text, _ = answer(engine, "中央値の計算に必要な手順は？", [MEDIAN, WEATHER], complete=False)
+    assert "[1]" in text  # the close passage, shown as such
+    assert "[2]" not in text and "台風" not in text  # an unrelated one never
+    unrelated, _ = answer(engine, "中央値とは？", [WEATHER], complete=False)
+    assert unrelated == ""  # nothing comes close: no quote at all
+
+
+def test_no_evidence_at_all_says_so(engine):
+    assert "".join(engine.answer("中央値とは？", "ja", [])) == INSUFFICIENT["ja"]
+
+
+def test_the_review_checks_every_quoted_line_against_its_passage(engine):
+    text, evidence = answer(engine, "索引を足す前に確認する観点をすべて挙げて。", [CHECKLIST])
+    kept = engine.review("q", "ja", text, evidence)
+    assert kept.dropped == [] and kept.answer == text.strip()
+    forged = text.replace("既存の索引で代用できないか", "既存の索引を全部消せるか")
+    review = engine.review("q", "ja", forged, evidence)
+    assert review.dropped == ["・「既存の索引を全部消せるか」[1]"]
+    assert "既存の索引を全部消せるか" not in review.answer
+
+
+def test_the_review_drops_claims_without_support_and_never_renumbers(engine):
+    evidence = [Passage(0, MEDIAN, context=MEDIAN), Passage(1, MEAN, context=MEAN)]
+    draft = (
+        "「中央値は、データを大きさの順に並べたときに中央に来る値である。」[1]\n"
+        "「平均は常に中央値より大きい。」[2]\n"
+        "中央値は外れ値に強い[5]。\n"
+        "平均は合計を個数で割る。"
+    )
+    review = engine.review("q", "ja", draft, evidence)
+    assert review.answer == "「中央値は、データを大きさの順に並べたときに中央に来る値である。」[1]"
+    assert len(review.dropped) == 3 and "[5]" in review.critique
+
+
+# -- determinism and wiring -----------------------------------------------------------------
+
+_RUN = """
+import json, sys
+from services.reasoning.extractive import ExtractiveLLM
+from services.reasoning.llm import Passage
+passages = [Passage(i, t) for i, t in enumerate(json.loads(sys.argv[1]))]
+engine = ExtractiveLLM()
+out = []
+for q in ["中央値と平均の違いは？", "Which index suits full-text search?"]:
+    plan = engine.plan(q)
+    judgement = engine.evaluate(q, plan.tasks, passages)
+    text = "".join(engine.answer(q, plan.language, passages))
+    out.append([repr(plan), repr(judgement), text])
+print(json.dumps(out, ensure_ascii=False))
+"""
+
+
+def test_the_same_inputs_give_the_same_outputs_whatever_the_hash_seed():
+    texts = json.dumps([MEDIAN, MEAN, KINDS, CHECKLIST])
+    root = Path(__file__).resolve().parents[3]
+    outputs = [
+        subprocess.run(
+            [sys.executable, "-c", _RUN, texts], capture_output=True, text=True,
+            env={**os.environ, "PYTHONHASHSEED": seed}, cwd=root, check=True,
+        ).stdout
+        for seed in ("1", "2")
+    ]  # fmt: skip
+    assert outputs[0] == outputs[1] and "T1" in outputs[0]
+
+
+def test_make_llm_is_extractive_without_a_key():
+    assert make_llm(LLMSettings(gemini_api_key=None)).name == "extractive"
+    assert make_llm(LLMSettings(gemini_api_key="k", llm_engine="extractive")).name == "extractive"

@@ -1,0 +1,150 @@
+"""The extractive planner: questions become tasks with keywords, by rules written for each
+shape of question. Every case below was written for its phenomenon."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.common.errors import InvalidInput
+from services.reasoning.extractive import ExtractiveLLM
+from services.reasoning.extractive.question import wants_of
+
+
+@pytest.fixture(scope="module")
+def engine() -> ExtractiveLLM:
+    return ExtractiveLLM()
+
+
+@pytest.mark.parametrize(
+    "question, items",
+    [
+        ("主キーと外部キーの違いは何ですか？", ["主キー", "外部キー"]),
+        ("What is the difference between recall and precision?", ["recall", "precision"]),
+        ("How does BM25 differ from TF-IDF?", ["BM25", "TF-IDF"]),
+    ],
+)
+def test_a_comparison_is_one_task_per_item_and_one_for_the_difference(engine, question, items):
+    plan = engine.plan(question)
+    assert [t.keywords[0] for t in plan.tasks[:-1]] == items
+    assert plan.complexity == 2.0
+    assert "UNAMBIGUITY" in [kind for kind, _ in plan.stop_conditions]
+
+
+@pytest.mark.parametrize(
+    "question, keyword",
+    [("正規化とは何ですか？", "正規化"), ("トランザクションって何？", "トランザクション"),
+     ("What is a write-ahead log?", "write-ahead log")],
+)  # fmt: skip
+def test_a_definition_is_one_task_on_its_concept(engine, question, keyword):
+    plan = engine.plan(question)
+    assert len(plan.tasks) == 1 and plan.tasks[0].keywords == [keyword]
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["学生が何日間本を借りられることになっているか教えて", "試験に電卓を持って行ってもいい？"],
+)
+def test_the_te_form_of_a_verb_is_no_definition(engine, question):
+    # 〜って何 asks for a definition; なって / 持って are verbs and keep every keyword
+    plan = engine.plan(question)
+    assert len(plan.tasks[0].keywords) >= 2
+
+
+@pytest.mark.parametrize(
+    "question, expected",
+    [
+        ("索引の種類は何がある？", ["索引", "種類"]),
+        ("港湾の町の塔は何年のものか", ["港湾", "町", "塔"]),  # 何年 asks; 年 is its counter
+    ],
+)
+def test_question_words_and_particles_are_no_keywords(engine, question, expected):
+    assert engine.plan(question).tasks[0].keywords == expected
+
+
+def test_a_lone_kanji_noun_before_a_particle_is_a_keyword(engine):
+    # 港 and 塔 are whole topics; a verb's stem (使われる) is not
+    assert engine.plan("この町には港がある？").tasks[0].keywords == ["町", "港"]
+    assert "使" not in engine.plan("石造りの塔は何に使われる？").tasks[0].keywords
+
+
+def test_a_keyword_ends_before_the_stem_of_a_verb_inside_a_kanji_run(engine):
+    # 倉庫眠ってる: the run 倉庫眠 holds 倉庫 and the stem of 眠って
+    assert engine.plan("どこの倉庫眠ってるか").tasks[0].keywords == ["倉庫"]
+
+
+@pytest.mark.parametrize(
+    "question, identifier",
+    [
+        ("ef_search の既定値は？", "ef_search"),
+        ("isolation.level はどう設定する？", "isolation.level"),
+        ("What does the sf-search-api service do?", "sf-search-api"),
+    ],
+)
+def test_a_code_identifier_stays_one_keyword(engine, question, identifier):
+    keywords = engine.plan(question).tasks[0].keywords
+    assert any(identifier in k for k in keywords)
+    assert not any(k in ("sf", "search", "api", "ef", "isolation", "level") for k in keywords)
+
+
+def test_a_question_counter_inside_a_run_is_cut_out(engine):
+    assert engine.plan("最小何レプリカまで減らす？").tasks[0].keywords[:2] == ["最小", "レプリカ"]
+
+
+def test_several_questions_and_enumerations_are_one_task_each(engine):
+    two = engine.plan("索引とは何ですか？また、統計情報はなぜ必要ですか？")
+    assert [t.keywords[0] for t in two.tasks] == ["索引", "統計情報"]
+    listed = engine.plan("Explain sharding, replication and caching.")
+    assert [t.keywords for t in listed.tasks] == [["sharding"], ["replication"], ["caching"]]
+
+
+def test_a_sentence_pointing_back_joins_the_one_before(engine):
+    plan = engine.plan("この講義では索引を扱う。その利点を説明したのは誰か。")
+    assert len(plan.tasks) == 1
+
+
+@pytest.mark.parametrize(
+    "question, visual",
+    [("図2のグラフは何を示す？", True), ("What does the table in lecture 5 show?", True),
+     ("発表はいつですか？", False)],
+)  # fmt: skip
+def test_a_visual_check_only_for_figures_and_tables(engine, question, visual):
+    kinds = [kind for kind, _ in engine.plan(question).stop_conditions]
+    assert ("VISUAL_CHECK" in kinds) is visual
+
+
+def test_an_empty_question_is_refused(engine):
+    with pytest.raises(InvalidInput):
+        engine.plan("  ")
+
+
+@pytest.mark.parametrize(
+    "question, shape",
+    [
+        ("ハッシュ値の計算式を教えて", "formula"),
+        ("How is the score computed?", "formula"),
+        ("索引を作るSQLは？", "code"),
+        ("Which setting controls the batch size?", "code"),
+        ("正規化の手順を全部挙げて", "listing"),
+        ("What are the steps of the protocol?", "listing"),
+        ("なぜ代理キーを使うの？", "reason"),
+        ("What percentage of pages is filled?", "number"),
+        ("何ミリ秒で打ち切る？", "number"),
+        ("試験にメモを持ち込んでもいい？", "yes_no"),
+    ],
+)
+def test_the_shape_of_answer_a_question_asks_for(question, shape):
+    assert getattr(wants_of(question), shape) is True
+
+
+def test_refine_targets_what_is_missing_then_widens_then_looks_around(engine):
+    question = "主キーと外部キーの違いは何ですか？"
+    tasks = engine.plan(question).tasks
+    missing = engine.refine(question, tasks, ["T2"], "missing", [])
+    assert missing.text_queries == ["外部キー"] and "外部キー" in missing.vector_query
+    broader = engine.refine(question, tasks, ["T3"], "broader", [])
+    assert "外部キー" not in broader.text_queries  # the most specific term is dropped
+    found = ["## 参照整合性\n外部キーは他の表の主キーを参照する。"]
+    neighbours = engine.refine(question, tasks, ["T3"], "neighbours", found)
+    assert "参照整合性" in neighbours.text_queries
+    with pytest.raises(InvalidInput):
+        engine.refine(question, tasks, ["T3"], "sideways", [])

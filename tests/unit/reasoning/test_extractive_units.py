@@ -1,0 +1,100 @@
+"""A passage read as Markdown: the pieces that can answer, each with what introduces it."""
+
+from __future__ import annotations
+
+from services.reasoning.extractive.units import (
+    CODE,
+    FORMULA,
+    HEADING,
+    ITEM,
+    ROW,
+    SENTENCE,
+    group_units,
+    units_of,
+)
+
+LECTURE = """## 索引の作り方
+
+索引を作る前に、次の観点を確認する。
+
+- 問い合わせの頻度
+- **選択率**の高さ
+
+| 種類 | 向く検索 |
+|---|---|
+| B-tree | 範囲 |
+| GIN | 全文 |
+
+演習環境では次のように作る。
+
+```sql
+-- 書名の部分一致のために
+CREATE INDEX idx_title ON books
+    USING gin (title gin_trgm_ops);
+SELECT *
+FROM books
+WHERE title LIKE '%索引%';
+```
+
+スコアは次の式で求める。
+
+$$
+s = \\frac{a}{b}
+$$
+"""
+
+
+def kinds(units):
+    return [u.kind for u in units]
+
+
+def test_a_lecture_reads_into_sentences_items_rows_statements_and_a_formula():
+    units = units_of(LECTURE)
+    assert kinds(units) == [
+        HEADING, SENTENCE, ITEM, ITEM, ROW, ROW, ROW, SENTENCE, CODE, CODE, SENTENCE, FORMULA,
+    ]  # fmt: skip
+    assert all(LECTURE[u.start : u.end].strip() for u in units)  # spans index the passage
+
+
+def test_list_items_lose_their_markers_and_keep_their_lead_in():
+    items = [u for u in units_of(LECTURE) if u.kind == ITEM]
+    assert [u.text for u in items] == ["問い合わせの頻度", "選択率の高さ"]
+    assert all(u.context == "索引を作る前に、次の観点を確認する。" for u in items)
+    assert group_units(units_of(LECTURE), items[1]) == items
+
+
+def test_table_rows_carry_the_header_as_their_context():
+    rows = [u for u in units_of(LECTURE) if u.kind == ROW]
+    assert rows[1].text == "B-tree | 範囲"
+    assert rows[1].context.endswith("種類 | 向く検索")
+
+
+def test_an_sql_statement_spans_its_lines_and_a_comment_tells_what_it_does():
+    code = [u for u in units_of(LECTURE) if u.kind == CODE]
+    assert code[0].text == "CREATE INDEX idx_title ON books USING gin (title gin_trgm_ops);"
+    assert "書名の部分一致のために" in code[0].context
+    assert "演習環境では次のように作る。" in code[0].context
+    assert code[1].text == "SELECT * FROM books WHERE title LIKE '%索引%';"
+
+
+def test_a_display_formula_is_one_unit_without_dollars():
+    formula = next(u for u in units_of(LECTURE) if u.kind == FORMULA)
+    assert formula.text == "s = \\frac{a}{b}"
+    assert formula.context == "スコアは次の式で求める。"
+
+
+def test_a_yaml_key_holds_its_nested_keys():
+    text = "```yaml\nrerank:\n  enabled: true\n  timeout_ms: 120\nlimit: 20\n```"
+    code = [u.text for u in units_of(text)]
+    assert code == ["rerank: enabled: true timeout_ms: 120", "limit: 20"]
+
+
+def test_in_a_q_and_a_pair_the_question_is_the_context_of_the_answer():
+    units = units_of("Q: 試験に何を持ち込めますか？\nA: 電卓とA4用紙1枚です。")
+    assert units[1].text == "A: 電卓とA4用紙1枚です。"
+    assert units[1].context == "Q: 試験に何を持ち込めますか？"
+
+
+def test_a_sentence_is_read_in_the_context_of_the_one_before():
+    units = units_of("コミット前の書き込みは見えてはならない。そのため、読み手は設定を変える。")
+    assert units[1].context == "コミット前の書き込みは見えてはならない。"
