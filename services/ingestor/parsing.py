@@ -14,8 +14,9 @@ from services.common.errors import InvalidInput
 from services.ingestor.chunking import Block
 
 _CJK = r"\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
-# A line break between two CJK characters is layout, not a space.
-_CJK_BREAK = re.compile(rf"(?<=[{_CJK}])[ \t]*\n[ \t]*(?=[{_CJK}])")
+# A line break between two CJK characters is layout, not a space; but a line that opens
+# with a bullet (・, ●, ■ …) starts a list item and keeps its break.
+_CJK_BREAK = re.compile(rf"(?<=[{_CJK}])[ \t]*\n[ \t]*(?=[{_CJK}])(?![・●○■□◆◇▪※])")
 
 
 def decode_text(data: bytes, filename: str) -> str:

@@ -38,6 +38,7 @@ from services.reasoning.embedders import CachedEmbedder, UseM3Embedder
 from services.reasoning.extractive.answerer import excerpt
 from services.reasoning.extractive.judge import SUFFICIENCY_WEIGHTS, sufficiency_features
 from services.reasoning.extractive.planner import rule_plan
+from services.reasoning.extractive.question import wants_of
 from services.reasoning.extractive.scoring import FEATURES, Scored, UnitScorer
 from services.searcher.app import physical_search
 from services.searcher.stages import search_step
@@ -96,12 +97,16 @@ def _samples(dataset, q: EvalQuestion, stored, search, scorer: UnitScorer) -> li
     gold_materials = {stored.material_of.get(u, u) for u in q.gold}
     keys = [normalised(k) for k in q.answers]
     samples = []
-    for task_id, ranked in scorer.score(rule_plan(q.question).tasks, passages).items():
+    tasks = rule_plan(q.question).tasks
+    listing = {t.task_id: wants_of(t.description).listing for t in tasks}
+    for task_id, ranked in scorer.score(tasks, passages).items():
         gold = [
             unit_of[s.index] in q.gold or stored.material_of.get(unit_of[s.index]) in gold_materials
             for s in ranked
         ]
-        labels = [g and _holds(s, keys) for s, g in zip(ranked, gold, strict=True)]
+        labels = [
+            g and _holds(s, keys, listing[task_id]) for s, g in zip(ranked, gold, strict=True)
+        ]
         samples.append(
             Sample(
                 dataset, f"{q.qid}/{task_id}", q.answerable,
@@ -112,8 +117,8 @@ def _samples(dataset, q: EvalQuestion, stored, search, scorer: UnitScorer) -> li
     return samples
 
 
-def _holds(scored: Scored, keys: Sequence[str]) -> bool:
-    shown = normalised(" ".join(u.text for u in excerpt(scored, 0)))
+def _holds(scored: Scored, keys: Sequence[str], listing: bool) -> bool:
+    shown = normalised(" ".join(u.text for u in excerpt(scored, 0, listing)))
     return any(key in shown for key in keys)
 
 

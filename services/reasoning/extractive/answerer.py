@@ -25,7 +25,7 @@ from collections.abc import Iterator, Sequence
 
 from services.reasoning.extractive.markdown import plain_text
 from services.reasoning.extractive.planner import rule_plan
-from services.reasoning.extractive.scoring import Scored, UnitScorer
+from services.reasoning.extractive.scoring import Scored, UnitScorer, prepare
 from services.reasoning.extractive.text import detect_language, squash_spaces
 from services.reasoning.extractive.units import CODE, FORMULA, ITEM, ROW, SENTENCE, STRUCTURED, Unit
 from services.reasoning.llm import Passage
@@ -73,7 +73,10 @@ class Answerer:
         if not complete:
             yield from self._closest(language, ranked)
             return
-        sections = [(t.description, _task_quotes(ranked.get(t.task_id, []))) for t in tasks]
+        sections = [
+            (t.description, _task_quotes(ranked.get(t.task_id, []), prepare(t).wants.listing))
+            for t in tasks
+        ]
         if not any(blocks for _, blocks in sections):
             yield INSUFFICIENT[language]
             return
@@ -107,7 +110,7 @@ class Answerer:
                 yield from _render(scored.index, [scored.unit], "", language, support=True)
 
 
-def _task_quotes(ranked: Sequence[Scored]) -> list[tuple[int, list[Unit]]]:
+def _task_quotes(ranked: Sequence[Scored], listing: bool) -> list[tuple[int, list[Unit]]]:
     """(passage index, units to quote) blocks for one task: the lead, then support."""
     best: dict[int, Scored] = {}
     for scored in ranked:
@@ -116,14 +119,14 @@ def _task_quotes(ranked: Sequence[Scored]) -> list[tuple[int, list[Unit]]]:
     if not order or order[0].score <= 0:
         return []
     lead = order[0]
-    blocks = [(lead.index, excerpt(lead, LEAD_CHARS))]
+    blocks = [(lead.index, excerpt(lead, LEAD_CHARS, listing))]
     for scored in order[1:2]:
         if scored.score >= SUPPORT_SHARE * lead.score and scored.matched:
-            blocks.append((scored.index, excerpt(scored, SUPPORT_CHARS)))
+            blocks.append((scored.index, excerpt(scored, SUPPORT_CHARS, listing)))
     return blocks
 
 
-def excerpt(scored: Scored, budget: int) -> list[Unit]:
+def excerpt(scored: Scored, budget: int, listing: bool = False) -> list[Unit]:
     """The best unit with what it needs to be read (a list whole, with its lead-in; a table
     row with the header that names its cells; a formula with the sentence before it), then
     its neighbours, alternately after and before, while the excerpt stays within
@@ -136,10 +139,14 @@ def excerpt(scored: Scored, budget: int) -> list[Unit]:
         group = units[i].group if lead_in is None else units[i + 1].group
         kind = units[i].kind if lead_in is None else units[i + 1].kind
         members = [j for j, u in enumerate(units) if u.group == group and u.kind == kind]
-        chosen.update(members[:MAX_STRUCTURE_LINES] if kind == ITEM else members[:1])
+        whole = kind == ITEM or listing
+        chosen.update(members[:MAX_STRUCTURE_LINES] if whole else members[:1])
         lead_in = min(members) - 1
     elif scored.unit.kind == ROW:
-        chosen.add(min(j for j, u in enumerate(units) if u.group == scored.unit.group))
+        rows = [j for j, u in enumerate(units) if u.group == scored.unit.group]
+        # a list of rows is asked for ("each", "which kinds"): the table whole, else the
+        # header that names the row's cells
+        chosen.update(rows[:MAX_STRUCTURE_LINES] if listing else rows[:1])
     elif scored.unit.kind in (FORMULA, CODE):
         lead_in = min(j for j, u in enumerate(units) if u.group == scored.unit.group) - 1
     if lead_in is not None and lead_in >= 0 and _introduces(units, lead_in):

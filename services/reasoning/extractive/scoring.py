@@ -108,8 +108,8 @@ FEATURES = (
 # Logistic weights of FEATURES and the bias: the odds that a unit holds the answer. Fitted by
 # `eduanima eval calibrate` on eval/course, eval/course_ml, jsquad_ja and xquad_en (dev),
 # each set weighing the same; leave-one-set-out figures in docs/quality.md.
-WEIGHTS = (1.91, -0.33, 0.63, 1.44, 0.83, 1.67, 0.35, 2.67, -0.68, 0.79, -0.55, -0.53)
-BIAS = -3.35
+WEIGHTS = (2.05, -0.38, 0.65, 1.36, 0.85, 1.64, 0.42, 2.66, -0.67, 0.84, -0.64, -0.50)
+BIAS = -3.37
 
 
 def unit_logit(s: Signals) -> float:
@@ -176,6 +176,13 @@ class UnitScorer:
                     cover_unit, _, _ = _cover(task, weights, own, soft.get(id(unit), {}))
                     rows.append((passage, unit, units, cover, cover_unit, matched, gap))
             similarity = self._similarities(task, rows)
+            introduces = {
+                id(u): bool(i + 1 < len(units) and units[i + 1].kind in (ITEM, ROW)
+                            and units[i + 1].context.startswith(u.text))
+                for _, units in parsed
+                for i, u in enumerate(units)
+                if u.kind == SENTENCE
+            }  # fmt: skip
             asked = set(content_terms(task.description))
             asked_weight = sum(weights.weight(t) for t in asked) or 1.0
             asked_bigrams = char_bigrams(task.description)
@@ -205,7 +212,7 @@ class UnitScorer:
                     cover_all=held,
                     bigrams=shared,
                     similarity=max(0.0, sim),
-                    shape=_shape(task.wants, unit),
+                    shape=_shape(task.wants, unit, introduces.get(id(unit), False)),
                     prior=_prior(passage),
                     number_missing=float(task.wants.number and not has_number(unit.text)),
                     gap=gap,
@@ -322,9 +329,12 @@ def _cover(
     return (got / total if total else 0.0), matched, (gap / heaviest if heaviest else 0.0)
 
 
-def _shape(wants: Wants, unit: Unit) -> float:
-    """1 when the unit is the kind of thing the question asks for, else 0."""
+def _shape(wants: Wants, unit: Unit, introduces_a_list: bool = False) -> float:
+    """1 when the unit is the kind of thing the question asks for, else 0. A sentence that
+    introduces a list or table stands for it (the answer quotes them together)."""
     text = unit.text
+    if wants.listing and introduces_a_list:
+        return 1.0
     if wants.formula and (unit.kind == FORMULA or _LATEX.search(text)):
         return 1.0
     if wants.code and unit.kind in (CODE, ROW):

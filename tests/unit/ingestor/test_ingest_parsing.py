@@ -119,3 +119,10 @@ def test_decodes_common_japanese_encodings(data):
 def test_undecodable_text_is_refused():
     with pytest.raises(InvalidInput, match="not UTF-8, UTF-16 or Shift_JIS"):
         decode_text(b"\x81\x00\xff\xfe\xfd", "x.txt")
+
+
+def test_plain_text_bullet_lines_stay_lines_while_wrapped_japanese_joins():
+    text = "次の点を決める。\n・監視する\n値\n・我慢の回数"
+    _, blocks = parse_plain_text(text)
+    # a bullet opens a line of its own; a wrapped line (値) joins the one it continues
+    assert blocks[0].text == "次の点を決める。\n・監視する値\n・我慢の回数"
