@@ -42,3 +42,15 @@ class Forbidden(InvalidInput):
 
 class EngineError(EduanimaError):
     """An LLM or embedding engine failed or is not available (for example: needs Gemini)."""
+
+
+class DependencyUnavailable(EduanimaError):
+    """Kafka, PostgreSQL or object storage cannot be reached now: wait and try again.
+
+    Not the input's fault and not a bug, so nothing is dead-lettered or failed for it:
+    a stage aborts its batch, waits and redoes it (``services.common.faults``).
+    """
+
+    def __init__(self, dependency: str, reason: str):
+        self.dependency = dependency
+        super().__init__(f"{dependency} unavailable: {reason}")
