@@ -13,6 +13,7 @@ import logging
 import threading
 import time
 import traceback
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -22,6 +23,7 @@ from prometheus_client import Counter
 
 from services.common.avro_codec import AvroCodec, SchemaRegistry
 from services.common.errors import AvroDecodeError, InvalidInput
+from services.common.faults import retry_while_down
 from services.common.settings import KafkaSettings
 from topics.registry import TopicSpec, dlq_name, full_name
 
@@ -33,6 +35,70 @@ PRODUCED = Counter("eduanima_produced_total", "Messages produced", ["topic"])
 DEAD_LETTERED = Counter(
     "eduanima_dead_lettered_total", "Messages sent to a DLQ", ["topic", "stage"]
 )
+
+
+# Errors that say "not now" rather than "never": a broker restarting or unreachable, a
+# leader or coordinator moving, a topic created a moment ago. librdkafka marks some of
+# them retriable itself; the others are the ones its callers see while a broker is away.
+_NOT_READY = frozenset(
+    {
+        KafkaError._TRANSPORT,
+        KafkaError._ALL_BROKERS_DOWN,
+        KafkaError._TIMED_OUT,
+        KafkaError._TIMED_OUT_QUEUE,
+        KafkaError._MSG_TIMED_OUT,
+        KafkaError._WAIT_COORD,
+        KafkaError._RESOLVE,
+        KafkaError._UNKNOWN_TOPIC,
+        KafkaError._UNKNOWN_PARTITION,
+        KafkaError._NODE_UPDATE,
+        KafkaError.UNKNOWN_TOPIC_OR_PART,
+        KafkaError.LEADER_NOT_AVAILABLE,
+        KafkaError.NOT_LEADER_FOR_PARTITION,
+        KafkaError.BROKER_NOT_AVAILABLE,
+        KafkaError.REPLICA_NOT_AVAILABLE,
+        KafkaError.COORDINATOR_NOT_AVAILABLE,
+        KafkaError.COORDINATOR_LOAD_IN_PROGRESS,
+        KafkaError.NOT_COORDINATOR,
+        KafkaError.REQUEST_TIMED_OUT,
+        KafkaError.NETWORK_EXCEPTION,
+        KafkaError.NOT_ENOUGH_REPLICAS,
+        KafkaError.NOT_ENOUGH_REPLICAS_AFTER_APPEND,
+        KafkaError.KAFKA_STORAGE_ERROR,
+        KafkaError.CONCURRENT_TRANSACTIONS,
+        KafkaError.REBALANCE_IN_PROGRESS,
+        KafkaError.OFFSET_NOT_AVAILABLE,
+        KafkaError.FENCED_LEADER_EPOCH,
+        KafkaError.UNKNOWN_LEADER_EPOCH,
+    }
+)
+_FENCED = frozenset({KafkaError._FENCED, KafkaError.PRODUCER_FENCED, KafkaError.FENCED_INSTANCE_ID})
+
+
+def kafka_error(exc: BaseException) -> KafkaError | None:
+    if isinstance(exc, KafkaException) and exc.args and isinstance(exc.args[0], KafkaError):
+        return exc.args[0]
+    return None
+
+
+def not_ready(err: KafkaError) -> bool:
+    """A Kafka error worth waiting out: never a fatal or fencing one."""
+    if err.fatal() or err.code() in _FENCED:
+        return False
+    return err.retriable() or err.code() in _NOT_READY
+
+
+def kafka_transient(exc: BaseException) -> str | None:
+    """``"kafka"`` when ``exc`` is a Kafka error that a retry may get past, else None."""
+    err = kafka_error(exc)
+    return "kafka" if err is not None and not_ready(err) else None
+
+
+def partition_for(key: str, partitions: int) -> int:
+    """The partition a keyed message goes to: librdkafka's ``consistent_random`` partitioner
+    (CRC-32 of the key, modulo the count), pinned in ``make_producer``. A follower reads only
+    its session's partition with it."""
+    return zlib.crc32(key.encode()) % partitions
 
 
 def codec_for(settings: KafkaSettings) -> AvroCodec:
@@ -50,6 +116,8 @@ def make_producer(
         "enable.idempotence": True,
         "acks": "all",
         "linger.ms": 2,
+        # Followers compute a key's partition themselves (partition_for): keep it explicit.
+        "partitioner": "consistent_random",
         **extra,
     }
     if transactional_id:
@@ -89,14 +157,20 @@ def read_to_end(
     An open transaction holds a partition back until it ends: ``give_up_after_s`` of
     silence stops ops tools waiting; state restore passes None, as giving up would lose state.
     """
+    what = f"reading {topic}"
+
+    def retried(call):
+        return retry_while_down(
+            call, what=what, transient=kafka_transient, deadline_s=give_up_after_s
+        )
+
     if partitions is None:
-        meta = consumer.list_topics(topic, timeout=10).topics.get(topic)
-        if meta is None or meta.error is not None:
-            return
-        partitions = list(meta.partitions)
+        partitions = retried(lambda: topic_partitions(consumer, topic, missing_ok=True))
     ends = {}
     for p in partitions:
-        low, high = consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=10)
+        low, high = retried(
+            lambda p=p: consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=10)
+        )
         if high > low:
             ends[p] = high
     consumer.assign([TopicPartition(topic, p, 0) for p in ends])
@@ -115,6 +189,44 @@ def read_to_end(
         if msg.offset() + 1 >= ends.get(msg.partition(), 0):
             ends.pop(msg.partition(), None)
     consumer.unassign()
+
+
+def topic_partitions(consumer: Consumer, topic: str, *, missing_ok: bool = False) -> list[int]:
+    """The topic's partition numbers. A topic whose metadata is not ready yet (just created,
+    leader moving) raises a retriable KafkaException; a missing one too, unless ``missing_ok``
+    (then: no partitions)."""
+    meta = consumer.list_topics(topic, timeout=10).topics.get(topic)
+    error = meta.error if meta is not None else KafkaError(KafkaError.UNKNOWN_TOPIC_OR_PART)
+    if error is not None:
+        if missing_ok and error.code() == KafkaError.UNKNOWN_TOPIC_OR_PART:
+            return []
+        raise KafkaException(error)
+    if not meta.partitions or any(p.leader < 0 for p in meta.partitions.values()):
+        raise KafkaException(KafkaError(KafkaError.LEADER_NOT_AVAILABLE, f"{topic}: no leader yet"))
+    return sorted(meta.partitions)
+
+
+def start_offsets(
+    consumer: Consumer, topic: str, partitions: Iterable[int], since_ms: int
+) -> list[TopicPartition]:
+    """Per partition, the first offset at or after ``since_ms``, for a read_committed consumer.
+
+    ``offsets_for_times`` under read_committed answers -1 when the only newer records are
+    in a transaction still open, so the fallback is the last stable offset as it was
+    *before* the lookup (a read_committed consumer's high watermark): never past them.
+    """
+    partitions = list(partitions)
+    stable = {
+        p: consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=10)[1]
+        for p in partitions
+    }
+    found = consumer.offsets_for_times(
+        [TopicPartition(topic, p, since_ms) for p in partitions], timeout=10
+    )
+    return [
+        TopicPartition(topic, tp.partition, tp.offset if tp.offset >= 0 else stable[tp.partition])
+        for tp in found
+    ]
 
 
 class Rejected(InvalidInput):
