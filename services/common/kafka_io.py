@@ -284,7 +284,17 @@ class StageRunner(Generic[E]):
         self.event_type, self.handle, self.batch_size = event_type, handle, batch_size
         self.prefix = settings.eduanima_topic_prefix
         self.codec = codec_for(settings)
-        self.consumer = make_consumer(settings, self.prefix + group_id)
+        # A static member: a restarted instance takes its partitions back at once instead of
+        # waiting for the group to notice that its killed self is gone.
+        self.consumer = make_consumer(
+            settings,
+            self.prefix + group_id,
+            **{
+                "group.instance.id": f"{stage}-{settings.instance_id}",
+                "session.timeout.ms": settings.kafka_session_timeout_ms,
+                "heartbeat.interval.ms": max(500, settings.kafka_session_timeout_ms // 6),
+            },
+        )
         # Stable across restarts: init_transactions then aborts what a crashed predecessor
         # left open.
         self.transactional_id = f"{self.prefix}{stage}-{settings.instance_id}"

@@ -44,6 +44,13 @@ class KafkaSettings(_Base):
         "back read_committed consumers of those partitions until the transaction times out). "
         "`eduanima run --instances N` names them <hostname>-<i>.",
     )
+    kafka_session_timeout_ms: int = Field(
+        6_000,
+        ge=6_000,
+        description="Consumer group session timeout of the stages. Stages are static members "
+        "(group.instance.id from INSTANCE_ID): a restarted instance takes its partitions back "
+        "at once, and an instance that is gone for good hands them over after this long.",
+    )
 
 
 class DatabaseSettings(_Base):
