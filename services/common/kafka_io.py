@@ -21,9 +21,10 @@ from typing import Any, Generic, TypeVar
 from confluent_kafka import Consumer, KafkaError, KafkaException, Message, Producer, TopicPartition
 from prometheus_client import Counter
 
+from services.common import health
 from services.common.avro_codec import AvroCodec, SchemaRegistry
 from services.common.errors import AvroDecodeError, InvalidInput
-from services.common.faults import retry_while_down
+from services.common.faults import Backoff, Transient, any_of, named_dependency, retry_while_down
 from services.common.settings import KafkaSettings
 from topics.registry import TopicSpec, dlq_name, full_name
 
@@ -264,8 +265,17 @@ class StageRunner(Generic[E]):
 
     Decode failures and ``InvalidInput`` go to the input topic's DLQ (original
     bytes, error in headers), inside the same transaction as the offset
-    commit; any other exception aborts the batch and propagates, so the
-    process crashes and the batch is redone after restart.
+    commit. When a dependency is down (Kafka, or whatever ``transient`` names,
+    such as PostgreSQL), the batch is aborted, the consumer rewinds to the
+    batch's first offsets, ``on_abort`` lets the stage forget what the batch
+    did to its memory, and after a backoff the batch is redone: the service
+    says so in its log and health and keeps running. Any other exception
+    aborts the batch and propagates, so the process crashes and the batch is
+    redone after restart.
+
+    The member is static (``group.instance.id`` = ``<stage>-<INSTANCE_ID>``): a
+    restarted instance takes its partitions back at once instead of waiting
+    for the group to notice that its killed self is gone.
     """
 
     def __init__(
@@ -279,13 +289,13 @@ class StageRunner(Generic[E]):
         handle: Callable[[E], Iterable[Emit]],
         batch_size: int = 16,
         on_assign: Callable[[Consumer, list[TopicPartition]], None] | None = None,
+        on_abort: Callable[[list[TopicPartition]], None] | None = None,
+        transient: Transient | None = None,
     ):
         self.settings, self.stage, self.source = settings, stage, source
         self.event_type, self.handle, self.batch_size = event_type, handle, batch_size
         self.prefix = settings.eduanima_topic_prefix
         self.codec = codec_for(settings)
-        # A static member: a restarted instance takes its partitions back at once instead of
-        # waiting for the group to notice that its killed self is gone.
         self.consumer = make_consumer(
             settings,
             self.prefix + group_id,
@@ -293,13 +303,21 @@ class StageRunner(Generic[E]):
                 "group.instance.id": f"{stage}-{settings.instance_id}",
                 "session.timeout.ms": settings.kafka_session_timeout_ms,
                 "heartbeat.interval.ms": max(500, settings.kafka_session_timeout_ms // 6),
+                "error_cb": self._client_error,
             },
         )
         # Stable across restarts: init_transactions then aborts what a crashed predecessor
         # left open.
         self.transactional_id = f"{self.prefix}{stage}-{settings.instance_id}"
-        self.producer = make_producer(settings, transactional_id=self.transactional_id)
-        self._on_assign = on_assign
+        self.producer = make_producer(
+            settings, transactional_id=self.transactional_id, error_cb=self._client_error
+        )
+        self._on_assign, self._on_abort = on_assign, on_abort
+        extra = [transient] if transient else []
+        self._transient = any_of(kafka_transient, named_dependency, *extra)
+        self._backoff = Backoff(first=0.5, cap=10.0)
+        self._committed = 0
+        self._last_client_error = 0.0
 
     def produce(self, emit: Emit) -> None:
         topic = full_name(emit.topic, self.prefix)
@@ -347,11 +365,24 @@ class StageRunner(Generic[E]):
             self.produce(emit)
 
     def _assigned(self, consumer: Consumer, partitions: list[TopicPartition]) -> None:
+        health.stage_assigned(self.stage, [p.partition for p in partitions])
         if self._on_assign:
             self._on_assign(consumer, partitions)
 
     def run(self, stop: threading.Event) -> None:
-        self.producer.init_transactions(30)
+        try:
+            # a broker that is not up yet is waited for, as any other outage
+            retry_while_down(
+                lambda: self.producer.init_transactions(10),
+                what=f"stage {self.stage} starting",
+                transient=kafka_transient,
+                stop=stop,
+            )
+        except KafkaException:
+            self.consumer.close()
+            if stop.is_set():
+                return
+            raise
         self.consumer.subscribe([full_name(self.source, self.prefix)], on_assign=self._assigned)
         logger.info("stage %s consuming %s", self.stage, full_name(self.source, self.prefix))
         try:
@@ -359,34 +390,133 @@ class StageRunner(Generic[E]):
                 batch = self._next_batch()
                 if not batch:
                     continue
-                self.producer.begin_transaction()
                 try:
-                    for msg in batch:
-                        self.process(msg)
-                    self.producer.send_offsets_to_transaction(
-                        self.consumer.position(self.consumer.assignment()),
-                        self.consumer.consumer_group_metadata(),
-                    )
-                    self.producer.commit_transaction()
-                except KafkaException as exc:
-                    if exc.args[0].code() in (KafkaError._FENCED, KafkaError.PRODUCER_FENCED):
-                        raise RuntimeError(
-                            f"stage {self.stage}: another instance took over transactional id "
-                            f"{self.transactional_id}; give each running instance its own "
-                            "INSTANCE_ID"
-                        ) from exc
-                    self._abort()
-                    raise
-                except BaseException:
-                    self._abort()
-                    raise
+                    self._transact(batch, stop)
+                except Exception as exc:
+                    if stop.is_set() and self._transient(exc):
+                        self._abort_quietly()  # stopping anyway; a restart redoes the batch
+                        break
+                    self._recover(batch, exc, stop)
         finally:
             self.consumer.close()
             self.producer.flush(10)
 
-    def _abort(self) -> None:
-        logger.error("stage %s failed; aborting batch\n%s", self.stage, traceback.format_exc())
-        self.producer.abort_transaction()
+    def _transact(self, batch: list[Message], stop: threading.Event) -> None:
+        """One batch, one transaction: its outputs and its consumed offsets, or nothing."""
+        self.producer.begin_transaction()
+        for msg in batch:
+            self.process(msg)
+        offsets = self.consumer.position(self.consumer.assignment())
+        metadata = self.consumer.consumer_group_metadata()
+        self._until_done(
+            lambda: self.producer.send_offsets_to_transaction(offsets, metadata, 10), stop
+        )
+        self._until_done(lambda: self.producer.commit_transaction(10), stop)
+        self._committed += 1
+        self._backoff.reset()
+        health.stage_committed(self.stage, len(batch))
+        health.dependency_ok("kafka")
+
+    def _until_done(self, call: Callable[[], None], stop: threading.Event) -> None:
+        """A transaction step that timed out may simply be called again (librdkafka's
+        contract for retriable errors); abortable and fatal errors go to ``_recover``."""
+        while True:
+            try:
+                call()
+                return
+            except KafkaException as exc:
+                err = kafka_error(exc)
+                if err is None or not err.retriable() or err.txn_requires_abort():
+                    raise
+                if stop.is_set():
+                    raise
+                health.dependency_down("kafka", exc)
+                delay = self._backoff.next()
+                logger.warning(
+                    "stage %s: Kafka did not complete the transaction yet (%s); "
+                    "trying again in %.1f s",
+                    self.stage,
+                    err.str(),
+                    delay,
+                )
+                stop.wait(delay)
+
+    def _recover(self, batch: list[Message], exc: Exception, stop: threading.Event) -> None:
+        """Abort the batch; wait and redo it when a dependency was down, else re-raise."""
+        err = kafka_error(exc)
+        if err is not None and (err.fatal() or err.code() in _FENCED):
+            self._abort_quietly()
+            if err.code() in _FENCED:
+                raise RuntimeError(
+                    f"stage {self.stage}: another instance took over transactional id "
+                    f"{self.transactional_id}; give each running instance its own INSTANCE_ID"
+                ) from exc
+            raise exc
+        dependency = self._transient(exc)
+        if dependency is None:
+            logger.error("stage %s failed; aborting batch\n%s", self.stage, traceback.format_exc())
+            self._abort_quietly()
+            raise exc
+        health.dependency_down(dependency, exc)
+        health.stage_aborted(self.stage, f"{dependency} unavailable: {exc}")
+        self._abort_while_down(stop)
+        self._rewind(batch)
+        if self._on_abort is not None:
+            self._on_abort(self.consumer.assignment())
+        delay = self._backoff.next()
+        logger.warning(
+            "stage %s: %s unavailable; batch of %d aborted, redone in %.1f s: %s",
+            self.stage,
+            dependency,
+            len(batch),
+            delay,
+            exc,
+        )
+        stop.wait(delay)
+
+    def _abort_while_down(self, stop: threading.Event) -> None:
+        """Abort, retrying while the coordinator cannot be reached (no transaction is fine)."""
+
+        def abort() -> None:
+            try:
+                self.producer.abort_transaction(10)
+            except KafkaException as exc:
+                err = kafka_error(exc)
+                if err is not None and err.code() == KafkaError._STATE:
+                    return  # nothing was begun: the failure came before begin_transaction
+                raise
+
+        retry_while_down(
+            abort, what=f"stage {self.stage} aborting", transient=kafka_transient, stop=stop
+        )
+
+    def _abort_quietly(self) -> None:
+        try:
+            self.producer.abort_transaction(10)
+        except KafkaException as exc:  # the process is about to exit; its restart aborts
+            logger.warning("stage %s: abort failed: %s", self.stage, exc)
+
+    def _rewind(self, batch: list[Message]) -> None:
+        """Seek each partition of the batch back to its first message, to be consumed again."""
+        first: dict[tuple[str, int], int] = {}
+        for msg in batch:
+            key = (msg.topic(), msg.partition())
+            first[key] = min(first.get(key, msg.offset()), msg.offset())
+        for (topic, partition), offset in first.items():
+            try:
+                self.consumer.seek(TopicPartition(topic, partition, offset))
+            except KafkaException as exc:  # revoked meanwhile: its new owner starts there
+                logger.info("stage %s: not rewinding %s[%s]: %s", self.stage, topic, partition, exc)
+
+    def _client_error(self, err: KafkaError) -> None:
+        """librdkafka's own errors (from poll): a broker that is away shows in the health."""
+        if err.fatal() or not not_ready(err):
+            logger.error("stage %s: Kafka client error: %s", self.stage, err.str())
+            return
+        health.dependency_down("kafka", err.str())
+        if time.monotonic() - self._last_client_error > 10:
+            self._last_client_error = time.monotonic()
+            logger.warning("stage %s: Kafka unavailable: %s", self.stage, err.str())
 
     def _next_batch(self) -> list[Message]:
         """Wait for one message, then take only what has already arrived.
@@ -399,15 +529,24 @@ class StageRunner(Generic[E]):
         if first is None:
             return []
         batch = [first, *self.consumer.consume(self.batch_size - 1, timeout=0)]
-        return [m for m in batch if not self._is_eof(m)]
+        return [m for m in batch if self._is_message(m)]
 
-    @staticmethod
-    def _is_eof(msg: Message) -> bool:
-        if msg.error() is None:
-            return False
-        if msg.error().code() == -191:  # _PARTITION_EOF: informational
+    def _is_message(self, msg: Message) -> bool:
+        err = msg.error()
+        if err is None:
             return True
-        raise KafkaException(msg.error())
+        if err.code() == KafkaError._PARTITION_EOF:  # informational
+            return False
+        if err.code() == KafkaError.FENCED_INSTANCE_ID:
+            raise RuntimeError(
+                f"stage {self.stage}: another member joined as {self.stage}-"
+                f"{self.settings.instance_id}; give each running instance its own INSTANCE_ID"
+            )
+        if not_ready(err):  # a partition whose leader is away: the consumer retries it
+            health.dependency_down("kafka", err.str())
+            logger.warning("stage %s: %s", self.stage, err.str())
+            return False
+        raise KafkaException(err)
 
 
 class Publisher:
