@@ -317,6 +317,7 @@ class StageRunner(Generic[E]):
         self._transient = any_of(kafka_transient, named_dependency, *extra)
         self._backoff = Backoff(first=0.5, cap=10.0)
         self._committed = 0
+        self._hold_after = hook_hold_after(settings.eduanima_test_hold_transaction, stage)
         self._last_client_error = 0.0
 
     def produce(self, emit: Emit) -> None:
@@ -406,6 +407,8 @@ class StageRunner(Generic[E]):
         self.producer.begin_transaction()
         for msg in batch:
             self.process(msg)
+        if self._hold_after == self._committed:
+            self._hold_open(batch, stop)
         offsets = self.consumer.position(self.consumer.assignment())
         metadata = self.consumer.consumer_group_metadata()
         self._until_done(
@@ -508,6 +511,27 @@ class StageRunner(Generic[E]):
             except KafkaException as exc:  # revoked meanwhile: its new owner starts there
                 logger.info("stage %s: not rewinding %s[%s]: %s", self.stage, topic, partition, exc)
 
+    def _hold_open(self, batch: list[Message], stop: threading.Event) -> None:
+        """Test hook (EDUANIMA_TEST_HOLD_TRANSACTION): the batch is consumed and its outputs
+        are on the broker, but the transaction is not committed; wait to be killed."""
+        self.producer.flush(10)
+        inputs = [
+            {
+                "topic": m.topic(),
+                "partition": m.partition(),
+                "offset": m.offset(),
+                "key": (m.key() or b"").decode(errors="replace"),
+            }
+            for m in batch
+        ]
+        health.stage_holding(self.stage, inputs)
+        logger.warning(
+            "TEST HOOK: stage %s holds its transaction open after %d committed batch(es)",
+            self.stage,
+            self._committed,
+        )
+        stop.wait(TEST_HOLD_S)
+
     def _client_error(self, err: KafkaError) -> None:
         """librdkafka's own errors (from poll): a broker that is away shows in the health."""
         if err.fatal() or not not_ready(err):
@@ -547,6 +571,21 @@ class StageRunner(Generic[E]):
             logger.warning("stage %s: %s", self.stage, err.str())
             return False
         raise KafkaException(err)
+
+
+# How long the test hook holds a transaction open: far longer than any test takes to kill.
+TEST_HOLD_S = 300.0
+
+
+def hook_hold_after(setting: str, stage: str) -> int | None:
+    """The number of batches ``stage`` commits before the test hook holds one open, from
+    ``<stage>[@<batches>]``; None when the hook is off or names another stage."""
+    if not setting:
+        return None
+    name, _, after = setting.partition("@")
+    if name != stage:
+        return None
+    return int(after or 0)
 
 
 class Publisher:

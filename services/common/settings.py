@@ -51,6 +51,12 @@ class KafkaSettings(_Base):
         "(group.instance.id from INSTANCE_ID): a restarted instance takes its partitions back "
         "at once, and an instance that is gone for good hands them over after this long.",
     )
+    eduanima_test_hold_transaction: str = Field(
+        "",
+        description="Test hook, never set in production: '<stage>[@<n>]' makes that stage, "
+        "after n committed batches, hold its next transaction open (batch consumed, outputs "
+        "produced, nothing committed) so that a fault test can kill it there.",
+    )
 
 
 class DatabaseSettings(_Base):
