@@ -65,6 +65,11 @@ class DatabaseSettings(_Base):
         description="PostgreSQL DSN (libpq URL).",
     )
     db_pool_max: int = Field(8, description="Largest connection pool size.")
+    db_wait_s: float = Field(
+        10.0,
+        description="How long a use of the pool waits for a connection; with PostgreSQL down "
+        "it then fails (and a stage retries its batch later).",
+    )
 
 
 class StorageSettings(_Base):

@@ -314,7 +314,8 @@ def create_app(
 def run(stop: threading.Event, settings: GatewaySettings | None = None) -> None:
     """Serve until ``stop`` is set; a server that dies on its own is an error."""
     settings = settings or GatewaySettings()
-    db.migrate(settings)
+    if not db.migrate_when_reachable(settings, stop):
+        return
     if settings.storage_emulator_host:
         BlobStore(settings).ensure_bucket()  # emulators start empty; real buckets are provisioned
     server = uvicorn.Server(

@@ -196,6 +196,7 @@ class Ingestor:
             event_type=IngestJob,
             handle=self.on_job,
             batch_size=4,
+            transient=db.transient,
         )
 
 
@@ -219,5 +220,6 @@ def stored_change(job: IngestJob, outcome: ChunksStored) -> MaterialChanged:
 
 def run(stop: threading.Event, settings: IngestionSettings | None = None) -> None:
     settings = settings or IngestionSettings()
-    db.migrate(settings)
+    if not db.migrate_when_reachable(settings, stop):
+        return
     run_runners([Ingestor(settings).runner()], stop)

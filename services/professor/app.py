@@ -64,6 +64,7 @@ class Professor:
                 source=QUESTIONS,
                 event_type=QuestionAsked,
                 handle=self.on_question,
+                transient=db.transient,
             ),
             StageRunner(
                 self.settings,
@@ -72,13 +73,15 @@ class Professor:
                 source=EVALUATIONS,
                 event_type=Evaluation,
                 handle=self.on_evaluation,
+                transient=db.transient,
             ),
         ]
 
 
 def run(stop: threading.Event, settings: ProfessorSettings | None = None) -> None:
     settings = settings or ProfessorSettings()
-    db.migrate(settings)
+    if not db.migrate_when_reachable(settings, stop):
+        return
     from services.common.service import run_runners
 
     run_runners(Professor(settings).runners(), stop)
