@@ -15,6 +15,11 @@ class BlobStoreError(EduanimaError):
     """Reading or writing an original file in object storage failed."""
 
 
+class StorageUnavailable(BlobStoreError):
+    """Object storage did not answer (connection refused, timeouts, 5xx): worth retrying,
+    unlike a missing blob or a refused request."""
+
+
 class SchemaCompatibilityError(EduanimaError):
     """A schema change would break readers of released versions."""
 

@@ -18,7 +18,13 @@ import psycopg
 
 from services.common import db
 from services.common.blobstore import BlobStore
-from services.common.errors import BlobStoreError, EngineError, InvalidInput
+from services.common.errors import (
+    BlobStoreError,
+    DependencyUnavailable,
+    EngineError,
+    InvalidInput,
+    StorageUnavailable,
+)
 from services.common.events import ChunksStored, IngestJob, MaterialChanged
 from services.common.kafka_io import Emit, StageRunner, now_ms
 from services.common.materials import (
@@ -48,7 +54,9 @@ class Ingestor:
     ):
         self.settings = settings
         self.pool = pool or db.pool(settings)
-        self.blobs = blobs or BlobStore(settings)
+        # each read gives up after a few seconds; the stage's backoff does the long waiting
+        self.blobs = blobs or BlobStore(settings, retry_s=5.0)
+        self._storage_failing_since: dict[str, float] = {}
         self.embedder = embedder or make_embedder(settings)
         self.vision = self._vision()
 
@@ -123,7 +131,7 @@ class Ingestor:
                 self._record(conn, job, "DUPLICATE", active[0], None)
                 conn.commit()
                 return result("DUPLICATE", active[0], active[1], active[2])
-            data = self.blobs.get(job.blob_uri)
+            data = self.fetch(conn, job)
             parsed = parse_job(
                 job,
                 data,
@@ -149,6 +157,26 @@ class Ingestor:
             self._record(conn, job, "FAILED", None, str(exc))
             conn.commit()
             return result("FAILED", error=str(exc))
+
+    def fetch(self, conn: psycopg.Connection, job: IngestJob) -> bytes:
+        """The original's bytes. While storage does not answer, the job stays PENDING with the
+        error and the batch is redone after a backoff; past ``ingest_storage_wait_s`` it fails."""
+        try:
+            data = self.blobs.get(job.blob_uri)
+        except StorageUnavailable as exc:
+            since = self._storage_failing_since.setdefault(job.idempotency_key, time.monotonic())
+            waited = time.monotonic() - since
+            if waited >= self.settings.ingest_storage_wait_s:
+                self._storage_failing_since.pop(job.idempotency_key, None)
+                raise StorageUnavailable(
+                    f"object storage did not answer for {waited:.0f} s; giving up: {exc}"
+                ) from exc
+            conn.rollback()
+            self._record(conn, job, "PENDING", None, f"waiting for object storage: {exc}")
+            conn.commit()
+            raise DependencyUnavailable("storage", str(exc)) from exc
+        self._storage_failing_since.pop(job.idempotency_key, None)
+        return data
 
     def embed(self, conn: psycopg.Connection, material_key: str, texts: list[str]) -> np.ndarray:
         """Embed only texts the material's active version does not already hold."""
