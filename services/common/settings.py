@@ -26,6 +26,25 @@ class HomeSettings(_Base):
     )
 
 
+class RuntimeSettings(HomeSettings):
+    """How a service process reports on itself; read once by ``services.common.service``."""
+
+    eduanima_health_dir: Path | None = Field(
+        None,
+        description="Where each service process writes its health report (JSON, every "
+        "second): dependencies, stages, restarts, RSS. Default: EDUANIMA_HOME/health.",
+    )
+    eduanima_restarts: int = Field(
+        0,
+        description="Set by `eduanima run` when it restarts a service that exited "
+        "unexpectedly: how many times it did, shown in the service's health.",
+    )
+
+    @property
+    def health_dir(self) -> Path:
+        return self.eduanima_health_dir or self.eduanima_home / "health"
+
+
 class KafkaSettings(_Base):
     kafka_bootstrap_servers: str = Field(
         "127.0.0.1:29092", description="Kafka bootstrap servers (host:port[,host:port])."

@@ -71,15 +71,15 @@ class Supervisor:
         for child in children:
             child.delay = first_delay_s
 
-    def _start(self, child: Child) -> None:
+    def _start(self, child: Child, now: float) -> None:
         child.env = {**child.env, "EDUANIMA_RESTARTS": str(child.restarts)}
         child.proc = self._spawn(child)
-        child.started_at = time.monotonic()
+        child.started_at = now
         child.restart_at = None
 
     def start_all(self) -> None:
         for child in self.children:
-            self._start(child)
+            self._start(child, time.monotonic())
 
     def tend(self, now: float | None = None) -> None:
         """Notice exits, schedule restarts, start what is due. Call it often."""
@@ -88,7 +88,7 @@ class Supervisor:
             if child.restart_at is not None:
                 if now >= child.restart_at:
                     child.restarts += 1
-                    self._start(child)
+                    self._start(child, now)
                     self._say(f"{child.label}: restarted (restart {child.restarts})")
                 continue
             code = child.proc.poll() if child.proc is not None else None
