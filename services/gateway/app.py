@@ -266,6 +266,10 @@ def create_app(
         with backends.pool.connection() as conn:
             return queries.session_owner(conn, session_id)
 
+    def started_ms(session_id: str) -> int | None:
+        with backends.pool.connection() as conn:
+            return queries.session_started_ms(conn, session_id)
+
     async def require_owner(session_id: str, user: str) -> None:
         """The professor records a session when it plans it: wait a little for a new one."""
         deadline = anyio.current_time() + settings.gateway_session_wait_s
@@ -292,8 +296,9 @@ def create_app(
     async def session_events(session_id: str, user: CurrentUser) -> EventSourceResponse:
         """Stream the session's answer events, for the user who asked."""
         await require_owner(session_id, user)
+        since_ms = await anyio.to_thread.run_sync(started_ms, session_id)
         return EventSourceResponse(
-            answer_stream(backends.client, session_id, settings.gateway_follow_timeout_s)
+            answer_stream(backends.client, session_id, settings.gateway_follow_timeout_s, since_ms)
         )
 
     @app.get("/v1/sessions/{session_id}", tags=["questions"], responses=problems(401, 403, 404))
