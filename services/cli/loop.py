@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from services.cli.common import console, friendly_errors, print_json
+from services.cli.common import console, fail, friendly_errors, print_json
 
 SERVICES = ("ingestor", "searcher", "librarian", "professor", "gateway")
 
@@ -216,9 +216,30 @@ def register(app: typer.Typer) -> None:
     @dlq_app.command("replay")
     def dlq_replay(
         topic: str = typer.Argument(..., help="Source topic whose dead letters go back to it."),
+        dry_run: bool = typer.Option(
+            False, "--dry-run", help="List what would be re-published; change nothing."
+        ),
+        as_json: bool = typer.Option(False, "--json"),
     ) -> None:
-        """Re-publish dead letters to their source topic (after a fix), original bytes and key."""
+        """Re-publish dead letters to their source topic (after a fix), original bytes and key.
+
+        Each dead letter is replayed once: the replay remembers how far it got (a consumer
+        group of its own), so running it again re-publishes only newer dead letters."""
         from tools.replay import replay_dead_letters
 
-        count = replay_dead_letters(topic)
-        console.print(f"re-published {count} message(s) to {topic}")
+        try:
+            rows = replay_dead_letters(topic, dry_run=dry_run)
+        except ValueError as exc:
+            raise fail(exc) from exc
+        for row in rows:
+            if as_json:
+                print_json({k: v for k, v in row.items() if k != "value"})
+            else:
+                console.print(
+                    f"{row['dlq']}[{row['partition']}]@{row['offset']} key={row['key']} "
+                    f"{row['headers'].get('error.class')}: {row['headers'].get('error.message')}",
+                    markup=False,
+                    highlight=False,
+                )
+        verb = "would re-publish" if dry_run else "re-published"
+        console.print(f"{verb} {len(rows)} message(s) to {topic}")

@@ -149,9 +149,10 @@ def read_to_end(
     topic: str,
     partitions: Iterable[int] | None = None,
     give_up_after_s: float | None = None,
+    start: dict[int, int] | None = None,
 ) -> Iterator[Message]:
-    """Every committed message of a topic's partitions (default: all), from the start to
-    the end as it is now.
+    """Every committed message of a topic's partitions (default: all), from the start (or the
+    offsets in ``start``) to the end as it is now.
 
     With read_committed the last offsets may be control records that are never
     delivered, so a partition is done once the consumer's position reaches its end.
@@ -172,9 +173,9 @@ def read_to_end(
         low, high = retried(
             lambda p=p: consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=10)
         )
-        if high > low:
+        if high > max(low, (start or {}).get(p, low)):
             ends[p] = high
-    consumer.assign([TopicPartition(topic, p, 0) for p in ends])
+    consumer.assign([TopicPartition(topic, p, (start or {}).get(p, 0)) for p in ends])
     quiet_since = time.monotonic()
     while ends:
         msg = consumer.poll(0.5)
