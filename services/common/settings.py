@@ -145,6 +145,11 @@ class LLMSettings(GeminiSettings):
     llm_engine: Literal["extractive", "gemini"] | None = Field(
         None, description="LLM engine; default: gemini when GEMINI_API_KEY is set, else extractive."
     )
+    llm_fallback: Literal["extractive", "none"] = Field(
+        "extractive",
+        description="What takes a step Gemini fails after its retries: the offline extractive "
+        "engine (the answer says so), or none (the session ends FAILED).",
+    )
     professor_gemini_model_planning: str = Field(
         "gemini-3-flash-preview", description="Gemini model for Phase 2 planning."
     )
