@@ -37,7 +37,7 @@ from services.common.service import run_runners
 from services.ingestor.settings import IngestionSettings
 from services.ingestor.stages import VisionReader, parse_job
 from services.reasoning import make_embedder
-from services.reasoning.embedders import Embedder
+from services.reasoning.embedders import Embedder, warm_up
 from topics.registry import CHUNKS_STORED, INGEST_JOBS, MATERIALS_CHANGES
 
 logger = logging.getLogger(__name__)
@@ -248,6 +248,8 @@ def stored_change(job: IngestJob, outcome: ChunksStored) -> MaterialChanged:
 
 def run(stop: threading.Event, settings: IngestionSettings | None = None) -> None:
     settings = settings or IngestionSettings()
+    embedder = make_embedder(settings)
+    warm_up(embedder)
     if not db.migrate_when_reachable(settings, stop):
         return
-    run_runners([Ingestor(settings).runner()], stop)
+    run_runners([Ingestor(settings, embedder=embedder).runner()], stop)

@@ -19,6 +19,7 @@ from services.professor import stages
 from services.professor.settings import ProfessorSettings
 from services.professor.store import conversation_turns, save_session
 from services.reasoning import make_embedder, make_llm
+from services.reasoning.embedders import warm_up
 from services.reasoning.llm import LLMEngine
 from topics.registry import EVALUATIONS, QUESTIONS
 
@@ -80,8 +81,11 @@ class Professor:
 
 def run(stop: threading.Event, settings: ProfessorSettings | None = None) -> None:
     settings = settings or ProfessorSettings()
+    embedder = make_embedder(settings)
+    warm_up(embedder)
     if not db.migrate_when_reachable(settings, stop):
         return
     from services.common.service import run_runners
 
-    run_runners(Professor(settings).runners(), stop)
+    engine = make_llm(settings, embedder=embedder)
+    run_runners(Professor(settings, engine=engine).runners(), stop)

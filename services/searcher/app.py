@@ -36,7 +36,7 @@ from services.common.kafka_io import (
 from services.common.service import run_runners
 from services.common.settings import KafkaSettings
 from services.reasoning import make_embedder
-from services.reasoning.embedders import Embedder
+from services.reasoning.embedders import Embedder, warm_up
 from services.searcher import engine as physical
 from services.searcher.scope import SearchFilters
 from services.searcher.settings import SearcherSettings
@@ -177,6 +177,8 @@ class Searcher:
 
 def run(stop: threading.Event, settings: SearcherSettings | None = None) -> None:
     settings = settings or SearcherSettings()
+    embedder = make_embedder(settings)
+    warm_up(embedder)
     if not db.migrate_when_reachable(settings, stop):
         return
-    run_runners([Searcher(settings).runner()], stop)
+    run_runners([Searcher(settings, embedder=embedder).runner()], stop)
