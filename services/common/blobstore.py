@@ -141,7 +141,7 @@ class BlobStore:
 
 def _failure(what: str, exc: Exception) -> BlobStoreError:
     """StorageUnavailable when storage did not answer (worth retrying), else BlobStoreError."""
-    busy = (gexc.TooManyRequests, gexc.RequestTimeout)
-    if isinstance(exc, gexc.ClientError) and not isinstance(exc, busy):  # 4xx: refused
+    busy = getattr(exc, "code", None) in (408, 429)  # request timeout, too many requests
+    if isinstance(exc, gexc.ClientError) and not busy:  # any other 4xx: the request is refused
         return BlobStoreError(f"{what}: {exc}")
     return StorageUnavailable(f"{what}: storage did not answer: {exc}")
