@@ -10,6 +10,7 @@ and the message is handled again (consume-transform-produce, KIP-447).
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 import time
 import traceback
@@ -261,6 +262,49 @@ def dead_letter_headers(msg: Message, exc: BaseException, stage: str) -> list[tu
     ]
 
 
+class ProducerStuck(KafkaException):
+    """A transaction call outlived its own timeout by far: the producer is wedged."""
+
+
+class Watchdog:
+    """Runs blocking client calls on a daemon thread of its own, and gives up on one that
+    outlives a deadline. librdkafka's ``send_offsets_to_transaction`` can block for good,
+    ignoring its timeout, after a broker restart (confluentinc/librdkafka#5456, #5511: a
+    coordinator cached on a broker connection it has since dropped). A call given up on
+    leaves its thread blocked: the caller replaces the client, and this watchdog with it.
+    """
+
+    def __init__(self, name: str):
+        self._calls: queue.SimpleQueue = queue.SimpleQueue()
+        threading.Thread(target=self._serve, name=name, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            call, box, done = self._calls.get()
+            try:
+                call()
+            except BaseException as exc:  # noqa: BLE001 - handed back to the caller
+                box.append(exc)
+            finally:
+                done.set()
+
+    def call(self, call: Callable[[], None], deadline_s: float, what: str) -> None:
+        box: list[BaseException] = []
+        done = threading.Event()
+        self._calls.put((call, box, done))
+        if not done.wait(deadline_s):
+            raise ProducerStuck(
+                KafkaError(KafkaError._TIMED_OUT, f"{what} did not return in {deadline_s:.0f} s")
+            )
+        if box:
+            raise box[0]
+
+
+# How long a transaction step may take before it is retried (and, 3 s later, given up on).
+TXN_STEP_S = 5.0
+STUCK_AFTER_S = TXN_STEP_S + 3.0
+
+
 class StageRunner(Generic[E]):
     """Runs one stage as a member of a consumer group until ``stop`` is set.
 
@@ -297,29 +341,61 @@ class StageRunner(Generic[E]):
         self.event_type, self.handle, self.batch_size = event_type, handle, batch_size
         self.prefix = settings.eduanima_topic_prefix
         self.codec = codec_for(settings)
-        self.consumer = make_consumer(
-            settings,
-            self.prefix + group_id,
-            **{
-                "group.instance.id": f"{stage}-{settings.instance_id}",
-                "session.timeout.ms": settings.kafka_session_timeout_ms,
-                "heartbeat.interval.ms": max(500, settings.kafka_session_timeout_ms // 6),
-                "error_cb": self._client_error,
-            },
-        )
+        self.group_id = self.prefix + group_id
+        self._consumer_failed: KafkaError | None = None
+        self._replaced: list[float] = []
+        self.consumer = self._make_consumer()
         # Stable across restarts: init_transactions then aborts what a crashed predecessor
         # left open.
         self.transactional_id = f"{self.prefix}{stage}-{settings.instance_id}"
-        self.producer = make_producer(
-            settings, transactional_id=self.transactional_id, error_cb=self._client_error
-        )
+        self._wedged: list[Producer] = []  # given up on, kept: a thread is still blocked in it
+        self.producer, self._watchdog = self._make_producer()
         self._on_assign, self._on_abort = on_assign, on_abort
         extra = [transient] if transient else []
         self._transient = any_of(kafka_transient, named_dependency, *extra)
-        self._backoff = Backoff(first=0.5, cap=10.0)
+        # capped low: after an outage the stage tries again within ~2 s of the dependency
+        # being back (each try of a database that is down waits DB_WAIT_S anyway)
+        self._backoff = Backoff(first=0.5, cap=2.0)
         self._committed = 0
         self._hold_after = hook_hold_after(settings.eduanima_test_hold_transaction, stage)
         self._last_client_error = 0.0
+
+    def _make_producer(self) -> tuple[Producer, Watchdog]:
+        self._producer_lost_brokers = False
+        producer = make_producer(
+            self.settings, transactional_id=self.transactional_id, error_cb=self._producer_error
+        )
+        return producer, Watchdog(f"{self.stage}-txn")
+
+    def _producer_error(self, err: KafkaError) -> None:
+        if err.code() == KafkaError._ALL_BROKERS_DOWN:
+            self._producer_lost_brokers = True  # see _transact
+        self._client_error(err)
+
+    def _replace_producer(self, stop: threading.Event, reason: str) -> None:
+        """A fresh producer with the same transactional id: its init_transactions fences the
+        old one and aborts the transaction it had open."""
+        logger.warning("stage %s: replacing its producer: %s", self.stage, reason)
+        self._wedged.append(self.producer)
+        self.producer, self._watchdog = self._make_producer()
+        retry_while_down(
+            lambda: self.producer.init_transactions(10),
+            what=f"stage {self.stage} replacing its producer",
+            transient=kafka_transient,
+            stop=stop,
+        )
+
+    def _make_consumer(self) -> Consumer:
+        return make_consumer(
+            self.settings,
+            self.group_id,
+            **{
+                "group.instance.id": f"{self.stage}-{self.settings.instance_id}",
+                "session.timeout.ms": self.settings.kafka_session_timeout_ms,
+                "heartbeat.interval.ms": max(500, self.settings.kafka_session_timeout_ms // 10),
+                "error_cb": self._consumer_error,
+            },
+        )
 
     def produce(self, emit: Emit) -> None:
         topic = full_name(emit.topic, self.prefix)
@@ -418,30 +494,51 @@ class StageRunner(Generic[E]):
             logger.info("stage %s: could not leave the group: %s", self.stage, exc)
 
     def _transact(self, batch: list[Message], stop: threading.Event) -> None:
-        """One batch, one transaction: its outputs and its consumed offsets, or nothing."""
+        """One batch, one transaction: its outputs and its consumed offsets, or nothing.
+
+        A producer that has seen every broker go away is replaced before it is used again:
+        after a broker restart, librdkafka's first send_offsets_to_transaction blocks for
+        good (see ``Watchdog``; measured: every stage's first transaction after a restart
+        of the local broker). ``poll(0)`` serves the producer's error events first."""
+        self.producer.poll(0)
+        if self._producer_lost_brokers:
+            self._replace_producer(stop, "it lost every broker while idle")
         self.producer.begin_transaction()
         for msg in batch:
             self.process(msg)
         if self._hold_after == self._committed:
             self._hold_open(batch, stop)
+        self.producer.poll(0)
+        if self._producer_lost_brokers:  # the broker went away during this batch
+            raise ProducerStuck(
+                KafkaError(KafkaError._ALL_BROKERS_DOWN, "every broker went away in the batch")
+            )
         offsets = self.consumer.position(self.consumer.assignment())
         metadata = self.consumer.consumer_group_metadata()
+        producer = self.producer
         self._until_done(
-            lambda: self.producer.send_offsets_to_transaction(offsets, metadata, 10), stop
+            "send_offsets_to_transaction",
+            lambda: producer.send_offsets_to_transaction(offsets, metadata, TXN_STEP_S),
+            stop,
         )
-        self._until_done(lambda: self.producer.commit_transaction(10), stop)
+        self._until_done(
+            "commit_transaction", lambda: producer.commit_transaction(TXN_STEP_S), stop
+        )
         self._committed += 1
         self._backoff.reset()
         health.stage_committed(self.stage, len(batch))
         health.dependency_ok("kafka")
 
-    def _until_done(self, call: Callable[[], None], stop: threading.Event) -> None:
+    def _until_done(self, what: str, call: Callable[[], None], stop: threading.Event) -> None:
         """A transaction step that timed out may simply be called again (librdkafka's
-        contract for retriable errors); abortable and fatal errors go to ``_recover``."""
+        contract for retriable errors); abortable and fatal errors, and a step stuck past
+        its own timeout, go to ``_recover``."""
         while True:
             try:
-                call()
+                self._watchdog.call(call, STUCK_AFTER_S, what)
                 return
+            except ProducerStuck:
+                raise
             except KafkaException as exc:
                 err = kafka_error(exc)
                 if err is None or not err.retriable() or err.txn_requires_abort():
@@ -462,6 +559,12 @@ class StageRunner(Generic[E]):
     def _recover(self, batch: list[Message], exc: Exception, stop: threading.Event) -> None:
         """Abort the batch; wait and redo it when a dependency was down, else re-raise."""
         err = kafka_error(exc)
+        failed = self._consumer_failed or (
+            err if err is not None and err.code() == KafkaError.FENCED_INSTANCE_ID else None
+        )
+        if failed is not None:  # the consumer failed during the batch
+            self._replace_consumer(failed.str())
+            return
         if err is not None and (err.fatal() or err.code() in _FENCED):
             self._abort_quietly()
             if err.code() in _FENCED:
@@ -470,6 +573,13 @@ class StageRunner(Generic[E]):
                     f"{self.transactional_id}; give each running instance its own INSTANCE_ID"
                 ) from exc
             raise exc
+        if isinstance(exc, ProducerStuck):
+            health.stage_aborted(self.stage, str(exc))
+            self._replace_producer(stop, str(exc))  # fences it, aborting its transaction
+            self._rewind(batch)
+            if self._on_abort is not None:
+                self._on_abort(self.consumer.assignment())
+            return
         dependency = self._transient(exc)
         if dependency is None:
             logger.error("stage %s failed; aborting batch\n%s", self.stage, traceback.format_exc())
@@ -497,7 +607,13 @@ class StageRunner(Generic[E]):
 
         def abort() -> None:
             try:
-                self.producer.abort_transaction(10)
+                self._watchdog.call(
+                    lambda: self.producer.abort_transaction(TXN_STEP_S),
+                    STUCK_AFTER_S,
+                    "abort_transaction",
+                )
+            except ProducerStuck as exc:
+                self._replace_producer(stop, str(exc))  # its init aborts what was open
             except KafkaException as exc:
                 err = kafka_error(exc)
                 if err is not None and err.code() == KafkaError._STATE:
@@ -510,7 +626,11 @@ class StageRunner(Generic[E]):
 
     def _abort_quietly(self) -> None:
         try:
-            self.producer.abort_transaction(10)
+            self._watchdog.call(
+                lambda: self.producer.abort_transaction(TXN_STEP_S),
+                STUCK_AFTER_S,
+                "abort_transaction",
+            )
         except KafkaException as exc:  # the process is about to exit; its restart aborts
             logger.warning("stage %s: abort failed: %s", self.stage, exc)
 
@@ -547,6 +667,42 @@ class StageRunner(Generic[E]):
         )
         stop.wait(TEST_HOLD_S)
 
+    def _consumer_error(self, err: KafkaError) -> None:
+        if err.fatal():  # the consumer is unusable; the loop replaces it (_replace_consumer)
+            self._consumer_failed = err
+        self._client_error(err)
+
+    def _replace_consumer(self, reason: str) -> None:
+        """A new consumer, same static identity, in place of one that failed for good.
+
+        After a broker outage longer than the session timeout, librdkafka rejoins the group
+        on its own, and the coordinator may fence the old membership of the same
+        ``group.instance.id`` ("static consumer fenced"): a fatal error for that consumer,
+        although nobody else took its place. The open transaction (if any) is aborted, the
+        stage forgets what it did, and the new member resumes from the committed offsets.
+        Fenced again and again within a minute means another process really has this
+        INSTANCE_ID: that stops the stage.
+        """
+        now = time.monotonic()
+        self._replaced = [t for t in self._replaced if now - t < 60] + [now]
+        if len(self._replaced) > 3:
+            raise RuntimeError(
+                f"stage {self.stage}: its consumer failed {len(self._replaced)} times in a "
+                f"minute ({reason}); is another instance running as {self.stage}-"
+                f"{self.settings.instance_id}? Give each running instance its own INSTANCE_ID"
+            )
+        logger.warning("stage %s: replacing its failed consumer: %s", self.stage, reason)
+        self._abort_quietly()
+        try:
+            self.consumer.close()
+        except (KafkaException, RuntimeError) as exc:
+            logger.info("stage %s: closing the failed consumer: %s", self.stage, exc)
+        self._consumer_failed = None
+        self.consumer = self._make_consumer()
+        self.consumer.subscribe([full_name(self.source, self.prefix)], on_assign=self._assigned)
+        if self._on_abort is not None:
+            self._on_abort([])  # the new assignment restores what the stage needs
+
     def _client_error(self, err: KafkaError) -> None:
         """librdkafka's own errors (from poll): a broker that is away shows in the health."""
         if err.fatal() or not not_ready(err):
@@ -564,6 +720,8 @@ class StageRunner(Generic[E]):
         hop of a quiet loop would idle for the timeout (measured: 611 ms → 193 ms
         for a one-iteration question through four hops).
         """
+        if self._consumer_failed is not None:
+            self._replace_consumer(self._consumer_failed.str())
         first = self.consumer.poll(0.2)
         if first is None:
             return []
@@ -576,11 +734,9 @@ class StageRunner(Generic[E]):
             return True
         if err.code() == KafkaError._PARTITION_EOF:  # informational
             return False
-        if err.code() == KafkaError.FENCED_INSTANCE_ID:
-            raise RuntimeError(
-                f"stage {self.stage}: another member joined as {self.stage}-"
-                f"{self.settings.instance_id}; give each running instance its own INSTANCE_ID"
-            )
+        if err.fatal() or err.code() == KafkaError.FENCED_INSTANCE_ID:
+            self._consumer_failed = err  # replaced before the next poll
+            return False
         if not_ready(err):  # a partition whose leader is away: the consumer retries it
             health.dependency_down("kafka", err.str())
             logger.warning("stage %s: %s", self.stage, err.str())

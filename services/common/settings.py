@@ -64,11 +64,13 @@ class KafkaSettings(_Base):
         "`eduanima run --instances N` names them <hostname>-<i>.",
     )
     kafka_session_timeout_ms: int = Field(
-        6_000,
+        20_000,
         ge=6_000,
         description="Consumer group session timeout of the stages. Stages are static members "
         "(group.instance.id from INSTANCE_ID): a restarted instance takes its partitions back "
-        "at once, and an instance that is gone for good hands them over after this long.",
+        "at once and one that stops leaves its group, so this only bounds how long the "
+        "partitions of an instance that is gone for good wait; longer than a broker restart, "
+        "so that one does not make every member rejoin.",
     )
     eduanima_test_hold_transaction: str = Field(
         "",
@@ -85,7 +87,7 @@ class DatabaseSettings(_Base):
     )
     db_pool_max: int = Field(8, description="Largest connection pool size.")
     db_wait_s: float = Field(
-        10.0,
+        5.0,
         description="How long a use of the pool waits for a connection; with PostgreSQL down "
         "it then fails (and a stage retries its batch later).",
     )
