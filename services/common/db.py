@@ -47,6 +47,9 @@ def pool(settings: DatabaseSettings, *, min_size: int = 1) -> ConnectionPool:
         # a connection that died while idle (a database restart) is replaced, not handed out
         check=ConnectionPool.check_connection,
         timeout=settings.db_wait_s,
+        # While the database is down the pool retries a connection with doubling delays; a
+        # short attempt (a new one starts at the next use) keeps the gap after it is back small.
+        reconnect_timeout=settings.db_wait_s,
         open=False,
     )
     p.open(wait=False)
