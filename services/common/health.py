@@ -20,6 +20,7 @@ from typing import Any
 
 logger = logging.getLogger(__name__)
 
+RECENT = 64
 _lock = threading.Lock()
 _report: dict[str, Any] = {"dependencies": {}, "stages": {}}
 
@@ -65,6 +66,8 @@ def stage_committed(stage: str, messages: int) -> None:
         entry["last_commit_at"] = _now()
         if entry["first_commit_at"] is None:
             entry["first_commit_at"] = entry["last_commit_at"]
+        # the last few, so that a reader polling the report misses none between two writes
+        entry["recent_commits"] = [*entry.get("recent_commits", [])[-(RECENT - 1) :], _now()]
 
 
 def stage_aborted(stage: str, reason: str) -> None:

@@ -56,7 +56,7 @@ class Ingestor:
         self.pool = pool or db.pool(settings)
         # each read gives up after a few seconds; the stage's backoff does the long waiting
         self.blobs = blobs or BlobStore(settings, retry_s=5.0)
-        self._storage_failing_since: dict[str, float] = {}
+        self._storage_down_since: float | None = None  # the outage in progress, if any
         self.embedder = embedder or make_embedder(settings)
         self.vision = self._vision()
 
@@ -160,14 +160,17 @@ class Ingestor:
 
     def fetch(self, conn: psycopg.Connection, job: IngestJob) -> bytes:
         """The original's bytes. While storage does not answer, the job stays PENDING with the
-        error and the batch is redone after a backoff; past ``ingest_storage_wait_s`` it fails."""
+        error and the batch is redone after a backoff. Once an outage has lasted
+        ``ingest_storage_wait_s``, a job that meets it ends FAILED instead (the jobs behind it
+        after one attempt each, until storage answers again)."""
         try:
             data = self.blobs.get(job.blob_uri)
         except StorageUnavailable as exc:
-            since = self._storage_failing_since.setdefault(job.idempotency_key, time.monotonic())
-            waited = time.monotonic() - since
+            now = time.monotonic()
+            if self._storage_down_since is None:
+                self._storage_down_since = now
+            waited = now - self._storage_down_since
             if waited >= self.settings.ingest_storage_wait_s:
-                self._storage_failing_since.pop(job.idempotency_key, None)
                 raise StorageUnavailable(
                     f"object storage did not answer for {waited:.0f} s; giving up: {exc}"
                 ) from exc
@@ -175,7 +178,7 @@ class Ingestor:
             self._record(conn, job, "PENDING", None, f"waiting for object storage: {exc}")
             conn.commit()
             raise DependencyUnavailable("storage", str(exc)) from exc
-        self._storage_failing_since.pop(job.idempotency_key, None)
+        self._storage_down_since = None
         return data
 
     def embed(self, conn: psycopg.Connection, material_key: str, texts: list[str]) -> np.ndarray:
