@@ -19,8 +19,9 @@ def test_stages_scale_out_and_in_under_load(chaos_stack):
     for stage, partitions in evidence["second_instance_partitions"].items():
         assert 0 < len(partitions) < 6, stage  # the rebalance shared the partitions
     for stage, handover in evidence["scale_in"].items():
-        assert handover["exit_code"] == 0, stage
-        assert handover["first_commit_after_stop_s"] is not None, stage
+        assert handover["exit_code"] == 0, stage  # stopped cleanly, leaving its group
+        assert handover["partitions_taken_s"] is not None, stage
+    assert result.recovery_s is not None  # the remaining instances went on committing
     assert result.counts == {
         "started": 30,
         "finished": 30,
