@@ -84,11 +84,10 @@ class FallbackLLM:
             steps.append(f"{step}: {exc}"[:REASON_CHARS])
 
     def plan(self, question: str, history: Sequence[Turn] = ()) -> PlanDraft:
-        return self._step(
-            "plan",
-            lambda: self.primary.plan(question, history),
-            lambda: self.fallback.plan(question, history),
-        )
+        def plan(engine: LLMEngine) -> PlanDraft:  # as the professor calls it
+            return engine.plan(question, history) if history else engine.plan(question)
+
+        return self._step("plan", lambda: plan(self.primary), lambda: plan(self.fallback))
 
     def evaluate(
         self, question: str, tasks: Sequence[PlannedTask], passages: Sequence[Passage]
