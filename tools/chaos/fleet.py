@@ -159,6 +159,7 @@ class Sampler:
         self.fleet, self.every = fleet, every
         self.commits: dict[str, set[float]] = {}  # stage -> last_commit_at values seen
         self.down: dict[str, set[str]] = {}  # dependency -> members that reported it down
+        self.rounds = 0  # sampling rounds done
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="health-sampler", daemon=True)
 
@@ -180,6 +181,7 @@ class Sampler:
                     self.commits.setdefault(name, set()).update(stage.get("recent_commits", ()))
                 for dependency in report.get("unavailable") or []:
                     self.down.setdefault(dependency, set()).add(member.label)
+            self.rounds += 1
 
     def settle(self, timeout: float = 10) -> None:
         """Until every running member has written its report since now (reports are written
@@ -191,7 +193,8 @@ class Sampler:
             return all(r and r.get("updated_at", 0) > now for r in reports)
 
         wait_until(fresh, timeout, "fresh health reports")
-        time.sleep(2 * self.every)  # one more sampling round reads them
+        seen = self.rounds
+        wait_until(lambda: self.rounds >= seen + 2, timeout, "a sampling round to read them")
 
     def first_commit_after(self, stage: str, moment: float) -> float | None:
         later = [t for t in self.commits.get(stage, ()) if t > moment]
