@@ -12,14 +12,27 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from confluent_kafka import TopicPartition
+from confluent_kafka import KafkaException
+from prometheus_client import Counter
 
 from services.common.events import AnswerEvent, ChunksStored, IngestJob, QuestionAsked
-from services.common.kafka_io import Publisher, codec_for, make_consumer, now_ms
+from services.common.faults import Backoff, retry_while_down
+from services.common.kafka_io import (
+    Publisher,
+    codec_for,
+    kafka_transient,
+    make_consumer,
+    not_ready,
+    now_ms,
+    partition_for,
+    start_offsets,
+    topic_partitions,
+)
 from services.common.settings import KafkaSettings
 from topics.registry import ANSWERS, CHUNKS_STORED, INGEST_JOBS, QUESTIONS, full_name
 
@@ -29,12 +42,25 @@ if TYPE_CHECKING:
 
 # Questions longer than this are refused before they reach Kafka.
 MAX_QUESTION_CHARS = 2000
+# A follower that is not told when its session started reads back this far.
+DEFAULT_LOOKBACK_MS = 10 * 60 * 1000
+# Record timestamps come from the producing service's clock: start this much earlier.
+CLOCK_SLACK_MS = 5_000
+# Sessions whose start this client remembers (it asked them), for ``follow``.
+REMEMBERED_SESSIONS = 10_000
+
+FOLLOW_READS = Counter(
+    "eduanima_follow_messages_read_total",
+    "Messages followers read (their own and other keys' on the same partition)",
+    ["topic"],
+)
 
 
 class Client:
     def __init__(self, settings: KafkaSettings | None = None):
         self.settings = settings or KafkaSettings()
         self.publisher = Publisher(self.settings)
+        self._asked_at: OrderedDict[str, int] = OrderedDict()
 
     def publish_ingest_job(self, job: IngestJob, *, flush: bool = True) -> None:
         """Keyed by idempotency key: re-publishing the same job is harmless."""
@@ -150,52 +176,100 @@ class Client:
         )
         self.publisher.publish(QUESTIONS, session_id, event)
         self.publisher.flush()
+        self._asked_at[session_id] = event.asked_at_ms
+        while len(self._asked_at) > REMEMBERED_SESSIONS:
+            self._asked_at.popitem(last=False)
         return session_id
 
-    def wait_for_ingest(self, keys: set[str], timeout: float = 600.0) -> Iterator[ChunksStored]:
-        """Yield the ChunksStored outcome of each idempotency key once, until all have one."""
+    def wait_for_ingest(
+        self, keys: set[str], timeout: float = 600.0, *, since_ms: int | None = None
+    ) -> Iterator[ChunksStored]:
+        """Yield the ChunksStored outcome of each idempotency key once, until all have one
+        (outcomes announced from ``since_ms`` on; default: the last ten minutes)."""
         topic = full_name(CHUNKS_STORED, self.settings.eduanima_topic_prefix)
-        yield from self._read_keyed(topic, ChunksStored, set(keys), timeout, lambda _e: False)
+        since = since_ms if since_ms is not None else now_ms() - DEFAULT_LOOKBACK_MS
+        yield from self._read_keyed(
+            topic, ChunksStored, set(keys), timeout, lambda _e: True, since_ms=since
+        )
 
     def follow(
-        self, session_id: str, timeout: float = 120.0, *, stop: threading.Event | None = None
+        self,
+        session_id: str,
+        timeout: float = 120.0,
+        *,
+        stop: threading.Event | None = None,
+        since_ms: int | None = None,
     ) -> Iterator[AnswerEvent]:
         """Yield the session's AnswerEvents in order until the FINAL one (or the timeout).
-        Setting ``stop`` ends the iteration quietly within one poll (an SSE client left)."""
+
+        Reads one partition of ``answers`` (the session's), from when the session started:
+        ``since_ms``, else when this client asked it, else ten minutes ago. Its cost is
+        the messages of that partition since then, never the topic's history. Broker
+        restarts and leader moves are waited out within the timeout. Setting ``stop``
+        ends the iteration quietly within one poll (an SSE client left).
+        """
         topic = full_name(ANSWERS, self.settings.eduanima_topic_prefix)
+        since = since_ms or self._asked_at.get(session_id) or now_ms() - DEFAULT_LOOKBACK_MS
         yield from self._read_keyed(
-            topic, AnswerEvent, {session_id}, timeout, lambda e: e.kind == "FINAL", stop
+            topic,
+            AnswerEvent,
+            {session_id},
+            timeout,
+            lambda e: e.kind == "FINAL",
+            stop,
+            since_ms=since - CLOCK_SLACK_MS,
         )
 
     def _read_keyed(
-        self, topic, cls, keys: set[str], timeout: float, last, stop: threading.Event | None = None
+        self,
+        topic: str,
+        cls: type,
+        keys: set[str],
+        timeout: float,
+        last: Callable[[Any], bool],
+        stop: threading.Event | None = None,
+        *,
+        since_ms: int,
     ) -> Iterator:
-        """Events of ``cls`` under ``keys`` from the last ten minutes on, until each key's
-        ``last`` event (or, with ``last`` never true, each key's first event)."""
+        """Events of ``cls`` under ``keys`` from ``since_ms`` on, read from the keys'
+        partitions only, until each key's ``last`` event."""
         consumer = make_consumer(self.settings, f"follow-{uuid.uuid4()}")
         codec = codec_for(self.settings)
         pending = set(keys)
-        try:
-            partitions = consumer.list_topics(topic, timeout=10).topics[topic].partitions
-            start = now_ms() - 10 * 60 * 1000
-            consumer.assign(
-                consumer.offsets_for_times(
-                    [TopicPartition(topic, p, start) for p in partitions], timeout=10
-                )
+        deadline = time.monotonic() + timeout
+
+        def retried(call):
+            return retry_while_down(
+                call,
+                what=f"following {topic}",
+                transient=kafka_transient,
+                stop=stop,
+                deadline_s=max(0.0, deadline - time.monotonic()),
+                backoff=Backoff(first=0.1, cap=2.0),
             )
-            deadline = time.monotonic() + timeout
+
+        try:
+            count = len(retried(lambda: topic_partitions(consumer, topic)))
+            wanted = sorted({partition_for(key, count) for key in keys})
+            consumer.assign(retried(lambda: start_offsets(consumer, topic, wanted, since_ms)))
+            reads = FOLLOW_READS.labels(topic)
             while pending and time.monotonic() < deadline:
                 if stop is not None and stop.is_set():
                     return
                 msg = consumer.poll(0.2)
-                if msg is None or msg.error() or msg.value() is None:
+                if msg is None:
                     continue
+                if msg.error():
+                    if not not_ready(msg.error()) and msg.error().code() != -191:
+                        raise KafkaException(msg.error())
+                    continue  # EOF, or a leader moving: the consumer carries on by itself
+                reads.inc()
                 key = (msg.key() or b"").decode()
-                if key not in pending:
+                if key not in pending or msg.value() is None:
                     continue
                 event = codec.decode(cls, msg.value(), msg.topic(), msg.partition(), msg.offset())
                 yield event
-                if last(event) or cls is not AnswerEvent:
+                if last(event):
                     pending.discard(key)
             if pending:
                 raise TimeoutError(f"no outcome within {timeout}s for {sorted(pending)[:3]}")

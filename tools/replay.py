@@ -1,7 +1,9 @@
 """Ops tools over the topics: trace one session, check its decisions, work the dead letters.
 
-Everything here reads with throw-away consumers (no group offsets are
-touched), so it is safe against a running system.
+Tracing and listing read with throw-away consumers (no group offsets are
+touched), so they are safe against a running system. Replaying dead letters
+moves the replay's own consumer group (one per topic), which is how it
+remembers what it has already re-published.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from confluent_kafka import TopicPartition
+
 from services.common.events import (
     AnswerEvent,
     Evaluation,
@@ -19,7 +23,15 @@ from services.common.events import (
     SearchResult,
     SessionState,
 )
-from services.common.kafka_io import Publisher, codec_for, make_consumer, read_to_end
+from services.common.faults import retry_while_down
+from services.common.kafka_io import (
+    codec_for,
+    kafka_transient,
+    make_consumer,
+    make_producer,
+    read_to_end,
+    topic_partitions,
+)
 from services.common.settings import KafkaSettings
 from topics.registry import (
     ANSWERS,
@@ -167,34 +179,76 @@ def dead_letters(
             if not spec.has_dlq or (source and spec.name != source):
                 continue
             topic = dlq_name(spec, settings.eduanima_topic_prefix)
-            for msg in read_to_end(consumer, topic, give_up_after_s=10):
-                rows.append(
-                    {
-                        "dlq": topic,
-                        "partition": msg.partition(),
-                        "offset": msg.offset(),
-                        "key": (msg.key() or b"").decode(errors="replace"),
-                        "headers": {
-                            k: v.decode(errors="replace") for k, v in (msg.headers() or [])
-                        },
-                        "value": msg.value(),
-                    }
-                )
+            rows.extend(dlq_row(msg) for msg in read_to_end(consumer, topic, give_up_after_s=10))
     finally:
         consumer.close()
     return rows
 
 
-def replay_dead_letters(source: str, settings: KafkaSettings | None = None) -> int:
-    """Re-publish a DLQ's messages to their source topic, bytes and key unchanged."""
+def dlq_row(msg) -> dict[str, Any]:
+    return {
+        "dlq": msg.topic(),
+        "partition": msg.partition(),
+        "offset": msg.offset(),
+        "key": (msg.key() or b"").decode(errors="replace"),
+        "headers": {k: v.decode(errors="replace") for k, v in (msg.headers() or [])},
+        "value": msg.value(),
+    }
+
+
+def replay_dead_letters(
+    source: str, settings: KafkaSettings | None = None, *, dry_run: bool = False
+) -> list[dict[str, Any]]:
+    """Re-publish to ``source`` the dead letters no earlier replay took, bytes and key unchanged.
+
+    The replay has a consumer group of its own per topic (``dlq-replay.<source>``): the
+    re-published messages and the group's new position commit in one Kafka transaction,
+    so a second run replays nothing twice, and a replay that fails half-way replays
+    nothing. ``dry_run`` returns what a replay would take, and commits nothing.
+    """
     settings = settings or KafkaSettings()
-    publisher = Publisher(settings)
-    rows = dead_letters(source, settings)
-    target = settings.eduanima_topic_prefix + source
-    for row in rows:
-        publisher.producer.produce(target, key=row["key"].encode(), value=row["value"])
-    publisher.flush()
-    return len(rows)
+    spec = next((s for s in STREAMS if s.name == source and s.has_dlq), None)
+    if spec is None:
+        names = ", ".join(s.name for s in STREAMS if s.has_dlq)
+        raise ValueError(f"{source!r} has no dead-letter topic; these do: {names}")
+    prefix = settings.eduanima_topic_prefix
+    dlq, target = dlq_name(spec, prefix), full_name(spec, prefix)
+    consumer = make_consumer(settings, f"{prefix}dlq-replay.{source}")
+    try:
+        partitions = retry_while_down(
+            lambda: topic_partitions(consumer, dlq),
+            what=f"replaying {dlq}",
+            transient=kafka_transient,
+            deadline_s=30,
+        )
+        committed = consumer.committed([TopicPartition(dlq, p) for p in partitions], timeout=10)
+        start = {tp.partition: tp.offset for tp in committed if tp.offset >= 0}
+        msgs = list(read_to_end(consumer, dlq, partitions, give_up_after_s=10, start=start))
+        rows = [dlq_row(m) for m in msgs]
+        if dry_run or not msgs:
+            return rows
+        ends: dict[int, int] = {}
+        for m in msgs:
+            ends[m.partition()] = max(ends.get(m.partition(), 0), m.offset() + 1)
+        producer = make_producer(settings, transactional_id=f"{prefix}dlq-replay-{source}")
+        producer.init_transactions(30)
+        producer.begin_transaction()
+        for m in msgs:
+            producer.produce(
+                target,
+                key=m.key(),
+                value=m.value(),
+                headers=[("replayed.from", f"{dlq}[{m.partition()}]@{m.offset()}".encode())],
+            )
+        producer.send_offsets_to_transaction(
+            [TopicPartition(dlq, p, offset) for p, offset in ends.items()],
+            consumer.consumer_group_metadata(),
+            30,
+        )
+        producer.commit_transaction(60)
+        return rows
+    finally:
+        consumer.close()
 
 
 __all__ = ["check_decisions", "dead_letters", "replay_dead_letters", "session_messages"]

@@ -120,3 +120,73 @@ def search(
     path = bench.write_report(result, out)
     print_json(result)
     console.print(f"written to {path}")
+
+
+@app.command()
+def soak(
+    rate: Annotated[float, typer.Option(min=0.01, help="Questions per second, asked open-loop.")],
+    minutes: Annotated[float, typer.Option(min=0.1, help="How long to keep asking.")] = 10.0,
+    subject: Annotated[
+        str | None,
+        typer.Option(help="A course to ask about; default: the demo course, stored once."),
+    ] = None,
+    user: Annotated[str, typer.Option(help="The asking (enrolled) user.")] = "student-1",
+    grace: Annotated[float, typer.Option(help="Seconds to wait for the last answers.")] = 120.0,
+    out: Annotated[str, typer.Option()] = "bench-results/soak.json",
+) -> None:
+    """Questions at a fixed rate against the running services (`eduanima run`).
+
+    Reports latency p50/p95, sessions started/finished/failed/lost, the largest consumer lag
+    per stage and the RSS of each service process over the run."""
+    from tools.bench.soak import run_soak
+
+    try:
+        report = run_soak(rate, minutes, out, subject=subject, user=user, grace_s=grace)
+    except (RuntimeError, EduanimaError) as exc:
+        raise fail(exc) from exc
+    print_json(
+        {k: v for k, v in report.items() if k != "rss_mib"}
+        | {
+            "rss_mib": {
+                name: {k: v for k, v in r.items() if k != "samples"}
+                for name, r in report["rss_mib"].items()
+            }
+        }
+    )
+    console.print(f"written to {out}")
+
+
+@app.command()
+def chaos(
+    out: Annotated[Path, typer.Option(help="Directory for chaos.json.")] = Path("bench-results"),
+    sessions: Annotated[int, typer.Option(min=1, help="Sessions in flight per scenario.")] = 30,
+    scenario: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Only these (repeatable): kill-stages, kafka-restart, "
+            "postgres-restart, storage-outage, scale-out-in, llm-outage."
+        ),
+    ] = None,
+) -> None:
+    """The fault scenarios with sessions in flight; one JSON report.
+
+    Per scenario: sessions started/finished/failed/lost/duplicated and the recovery time.
+    Kafka, PostgreSQL and storage faults use private instances, never the deployment in use."""
+    from tools.bench.chaos import SCENARIOS, run_chaos_bench
+
+    try:
+        report = run_chaos_bench(out, sessions=sessions, only=tuple(scenario or SCENARIOS))
+    except (ValueError, EduanimaError) as exc:
+        raise fail(exc) from exc
+    print_json(
+        {
+            "worst_recovery_s": report["worst_recovery_s"],
+            "within_bound": report["within_bound"],
+            "lost": report["lost"],
+            "duplicated": report["duplicated"],
+            "scenarios": {
+                name: {k: v for k, v in s.items() if k != "evidence"}
+                for name, s in report["scenarios"].items()
+            },
+        }
+    )

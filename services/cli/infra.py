@@ -7,6 +7,44 @@ import typer
 from services.cli.common import console, friendly_errors
 
 
+def services_table():
+    """The service processes' health reports (EDUANIMA_HOME/health), or None if there are none."""
+    import time
+
+    from rich.table import Table
+
+    from services.common import health
+    from services.common.settings import RuntimeSettings
+
+    reports = health.read_reports(RuntimeSettings().health_dir)
+    if not reports:
+        return None
+    table = Table(title="services (health reports)")
+    for column in ("service", "state", "status", "restarts", "rss MiB", "stages", "updated"):
+        table.add_column(column)
+    for r in reports:
+        alive = health.rss_bytes(r.get("pid", 0)) is not None
+        state = r.get("state", "?") if alive or r.get("state") != "running" else "gone"
+        status = r.get("status", "?")
+        if r.get("unavailable"):
+            status = f"[red]{status}: {', '.join(r['unavailable'])} unavailable[/red]"
+        stages = "; ".join(
+            f"{name}: {len(st.get('partitions', []))} partitions, {st.get('batches', 0)} "
+            f"batches, {st.get('aborted', 0)} aborted"
+            for name, st in sorted((r.get("stages") or {}).items())
+        )
+        table.add_row(
+            f"{r.get('service')}-{r.get('instance')}",
+            state,
+            status,
+            str(r.get("restarts", 0)),
+            f"{(r.get('rss_bytes') or 0) / 2**20:.0f}",
+            stages,
+            f"{time.time() - r.get('updated_at', 0):.0f} s ago",
+        )
+    return table
+
+
 def register(app: typer.Typer) -> None:
     topics_app = typer.Typer(
         help="Kafka topics as code (topics/registry.py).", no_args_is_help=True
@@ -39,7 +77,8 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def status() -> None:
-        """Health, address and version of each local component (exit 1 if any is unhealthy)."""
+        """Health, address and version of each local component (exit 1 if any is unhealthy),
+        then the services' own health reports."""
         from rich.console import Console
 
         from deploy.local import LocalDeploySettings
@@ -47,6 +86,9 @@ def register(app: typer.Typer) -> None:
 
         table, healthy = status_table(LocalDeploySettings())
         Console().print(table)
+        services = services_table()
+        if services is not None:
+            Console().print(services)
         if not healthy:
             raise typer.Exit(1)
 

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import signal
 import socket
-import subprocess
 import sys
-import time
 from typing import Annotated
 
 import typer
 
-from services.cli.common import console, friendly_errors, print_json
+from services.cli.common import console, fail, friendly_errors, print_json
 
 SERVICES = ("ingestor", "searcher", "librarian", "professor", "gateway")
 
@@ -74,40 +71,29 @@ def register(app: typer.Typer) -> None:
             1, min=1, help="Processes per service (they share its partitions)."
         ),
     ) -> None:
-        """Run services, each process its own consumer-group member, until Ctrl-C."""
+        """Run services until Ctrl-C; one that exits on its own is restarted (with backoff)."""
+        import threading
+
+        from services.common.supervisor import Supervisor, children_for
+
         chosen = services or list(SERVICES)
         unknown = set(chosen) - set(SERVICES)
         if unknown:
             console.print(f"[red]error:[/red] unknown service(s): {', '.join(sorted(unknown))}")
             raise typer.Exit(2)
-        host = socket.gethostname()
         # one name per process, the same on every run: see KafkaSettings.instance_id
-        procs = [
-            subprocess.Popen(
-                [sys.executable, "-m", f"services.{name}"],
-                env={**os.environ, "INSTANCE_ID": f"{host}-{i}"} if instances > 1 else None,
-            )
-            for name in chosen
-            for i in range(instances)
-        ]
-        console.print(f"running {', '.join(chosen)} ({len(procs)} process(es)); Ctrl-C stops")
-
-        def stop(*_args) -> None:
-            for p in procs:
-                if p.poll() is None:
-                    p.send_signal(signal.SIGTERM)
-
-        signal.signal(signal.SIGTERM, stop)
+        children = children_for(chosen, instances, socket.gethostname())
+        supervisor = Supervisor(children, say=lambda line: console.print(f"[yellow]{line}"))
+        console.print(
+            f"running {', '.join(chosen)} ({len(children)} process(es)); Ctrl-C stops;"
+            " a service that exits is restarted"
+        )
+        stop = threading.Event()
+        signal.signal(signal.SIGTERM, lambda *_: stop.set())
         try:
-            while all(p.poll() is None for p in procs):
-                time.sleep(0.5)
+            supervisor.run(stop)
         except KeyboardInterrupt:
-            pass
-        finally:
-            stop()
-            codes = [p.wait(timeout=30) for p in procs]
-        if any(codes):
-            raise typer.Exit(1)
+            supervisor.stop_all()
 
     @app.command()
     def ask(
@@ -230,9 +216,30 @@ def register(app: typer.Typer) -> None:
     @dlq_app.command("replay")
     def dlq_replay(
         topic: str = typer.Argument(..., help="Source topic whose dead letters go back to it."),
+        dry_run: bool = typer.Option(
+            False, "--dry-run", help="List what would be re-published; change nothing."
+        ),
+        as_json: bool = typer.Option(False, "--json"),
     ) -> None:
-        """Re-publish dead letters to their source topic (after a fix), original bytes and key."""
+        """Re-publish dead letters to their source topic (after a fix), original bytes and key.
+
+        Each dead letter is replayed once: the replay remembers how far it got (a consumer
+        group of its own), so running it again re-publishes only newer dead letters."""
         from tools.replay import replay_dead_letters
 
-        count = replay_dead_letters(topic)
-        console.print(f"re-published {count} message(s) to {topic}")
+        try:
+            rows = replay_dead_letters(topic, dry_run=dry_run)
+        except ValueError as exc:
+            raise fail(exc) from exc
+        for row in rows:
+            if as_json:
+                print_json({k: v for k, v in row.items() if k != "value"})
+            else:
+                console.print(
+                    f"{row['dlq']}[{row['partition']}]@{row['offset']} key={row['key']} "
+                    f"{row['headers'].get('error.class')}: {row['headers'].get('error.message')}",
+                    markup=False,
+                    highlight=False,
+                )
+        verb = "would re-publish" if dry_run else "re-published"
+        console.print(f"{verb} {len(rows)} message(s) to {topic}")

@@ -18,7 +18,7 @@ from google.api_core.retry import Retry
 from google.auth.credentials import AnonymousCredentials
 from google.cloud import storage
 
-from services.common.errors import BlobStoreError
+from services.common.errors import BlobStoreError, StorageUnavailable
 from services.common.ids import sha256_hex
 from services.common.settings import StorageSettings
 
@@ -46,12 +46,15 @@ def object_name(data: bytes, subject_id: str, filename: str) -> str:
 class BlobStore:
     """put/get of original files. The client is built at first use."""
 
-    def __init__(self, settings: StorageSettings, *, timeout_s: float = 60.0):
+    def __init__(
+        self, settings: StorageSettings, *, timeout_s: float = 60.0, retry_s: float | None = None
+    ):
         self.settings = settings
         self.bucket_name = settings.gcs_bucket
         self.timeout_s = timeout_s
-        # Bounded retries: an emulator that is down should fail a job, not hang it for minutes.
-        self._retry = Retry(timeout=timeout_s)
+        # Bounded retries: storage that is down raises StorageUnavailable after ``retry_s``,
+        # and the caller decides whether to wait longer (the ingestor does, with backoff).
+        self._retry = Retry(timeout=timeout_s if retry_s is None else retry_s)
         self._client: storage.Client | None = None
         self._lock = threading.Lock()
 
@@ -100,7 +103,7 @@ class BlobStore:
                 retry=self._retry,
             )
         except (gexc.GoogleAPIError, OSError) as exc:
-            raise BlobStoreError(f"cannot upload {uri}: {exc}") from exc
+            raise _failure(f"cannot upload {uri}", exc) from exc
         logger.info("stored blob", extra={"uri": uri, "bytes": len(data)})
         return uri
 
@@ -133,4 +136,12 @@ class BlobStore:
         except gexc.NotFound as exc:
             raise BlobStoreError(f"blob not found: {uri}") from exc
         except (gexc.GoogleAPIError, OSError) as exc:
-            raise BlobStoreError(f"cannot download {uri}: {exc}") from exc
+            raise _failure(f"cannot download {uri}", exc) from exc
+
+
+def _failure(what: str, exc: Exception) -> BlobStoreError:
+    """StorageUnavailable when storage did not answer (worth retrying), else BlobStoreError."""
+    busy = getattr(exc, "code", None) in (408, 429)  # request timeout, too many requests
+    if isinstance(exc, gexc.ClientError) and not busy:  # any other 4xx: the request is refused
+        return BlobStoreError(f"{what}: {exc}")
+    return StorageUnavailable(f"{what}: storage did not answer: {exc}")

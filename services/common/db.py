@@ -6,11 +6,12 @@ Only Professor-side services import this module (ARCHITECTURE invariant 1).
 from __future__ import annotations
 
 import logging
+import threading
 from importlib import resources
 
 import psycopg
 from pgvector.psycopg import register_vector
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from services.common.errors import StoreError
 from services.common.settings import DatabaseSettings
@@ -36,15 +37,36 @@ def connect(settings: DatabaseSettings, *, register: bool = True) -> psycopg.Con
 
 
 def pool(settings: DatabaseSettings, *, min_size: int = 1) -> ConnectionPool:
+    """A pool that opens without waiting: a service starts while PostgreSQL is down, and
+    each use then fails within ``db_wait_s`` (``transient`` says why) until it is back."""
     p = ConnectionPool(
         settings.database_url.get_secret_value(),
         min_size=min_size,
         max_size=settings.db_pool_max,
         configure=_configure,
+        # a connection that died while idle (a database restart) is replaced, not handed out
+        check=ConnectionPool.check_connection,
+        timeout=settings.db_wait_s,
+        # While the database is down the pool retries a connection with doubling delays; a
+        # short attempt (a new one starts at the next use) keeps the gap after it is back small.
+        reconnect_timeout=settings.db_wait_s,
         open=False,
     )
-    p.open(wait=True, timeout=30)
+    p.open(wait=False)
     return p
+
+
+def transient(exc: BaseException) -> str | None:
+    """``"postgres"`` when ``exc`` (or what it wraps) says the database cannot be reached or
+    dropped the connection, as opposed to a query that is wrong."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, (psycopg.OperationalError, psycopg.InterfaceError, PoolTimeout)):
+            return "postgres"
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return None
 
 
 def migration_files() -> list[tuple[int, str, str]]:
@@ -89,3 +111,19 @@ def migrate(settings: DatabaseSettings) -> list[str]:
             conn.execute("SELECT pg_advisory_unlock(727001)")
             conn.commit()
     return applied
+
+
+def migrate_when_reachable(settings: DatabaseSettings, stop: threading.Event) -> bool:
+    """``migrate`` once PostgreSQL answers (a service may start before it); False if ``stop``
+    was set while waiting."""
+    from services.common.faults import retry_while_down
+
+    try:
+        retry_while_down(
+            lambda: migrate(settings), what="migrating", transient=transient, stop=stop
+        )
+    except Exception:
+        if stop.is_set():
+            return False
+        raise
+    return True

@@ -15,6 +15,11 @@ class BlobStoreError(EduanimaError):
     """Reading or writing an original file in object storage failed."""
 
 
+class StorageUnavailable(BlobStoreError):
+    """Object storage did not answer (connection refused, timeouts, 5xx): worth retrying,
+    unlike a missing blob or a refused request."""
+
+
 class SchemaCompatibilityError(EduanimaError):
     """A schema change would break readers of released versions."""
 
@@ -42,3 +47,15 @@ class Forbidden(InvalidInput):
 
 class EngineError(EduanimaError):
     """An LLM or embedding engine failed or is not available (for example: needs Gemini)."""
+
+
+class DependencyUnavailable(EduanimaError):
+    """Kafka, PostgreSQL or object storage cannot be reached now: wait and try again.
+
+    Not the input's fault and not a bug, so nothing is dead-lettered or failed for it:
+    a stage aborts its batch, waits and redoes it (``services.common.faults``).
+    """
+
+    def __init__(self, dependency: str, reason: str):
+        self.dependency = dependency
+        super().__init__(f"{dependency} unavailable: {reason}")

@@ -110,6 +110,7 @@ class LoopState:
     evidence: list[Evidence]
     task_status: list[TaskStatus]
     started_at_ms: int
+    fallbacks: list[str] = field(default_factory=list)
 
 
 # --- events ---------------------------------------------------------------------------
@@ -196,6 +197,7 @@ class Evaluation:
     next_strategy: str = ""
     next_text_queries: list[str] = field(default_factory=list)
     next_vector_query: str = ""
+    failure: str = ""
 
 
 @dataclass(frozen=True)
@@ -212,6 +214,7 @@ class AnswerEvent:
     citations: list[Citation] = field(default_factory=list)
     iterations: int = 0
     stop_reason: str = ""
+    fallbacks: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,11 @@ and the message is handled again (consume-transform-produce, KIP-447).
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 import time
 import traceback
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -20,8 +22,10 @@ from typing import Any, Generic, TypeVar
 from confluent_kafka import Consumer, KafkaError, KafkaException, Message, Producer, TopicPartition
 from prometheus_client import Counter
 
+from services.common import health
 from services.common.avro_codec import AvroCodec, SchemaRegistry
 from services.common.errors import AvroDecodeError, InvalidInput
+from services.common.faults import Backoff, Transient, any_of, named_dependency, retry_while_down
 from services.common.settings import KafkaSettings
 from topics.registry import TopicSpec, dlq_name, full_name
 
@@ -33,6 +37,70 @@ PRODUCED = Counter("eduanima_produced_total", "Messages produced", ["topic"])
 DEAD_LETTERED = Counter(
     "eduanima_dead_lettered_total", "Messages sent to a DLQ", ["topic", "stage"]
 )
+
+
+# Errors that say "not now" rather than "never": a broker restarting or unreachable, a
+# leader or coordinator moving, a topic created a moment ago. librdkafka marks some of
+# them retriable itself; the others are the ones its callers see while a broker is away.
+_NOT_READY = frozenset(
+    {
+        KafkaError._TRANSPORT,
+        KafkaError._ALL_BROKERS_DOWN,
+        KafkaError._TIMED_OUT,
+        KafkaError._TIMED_OUT_QUEUE,
+        KafkaError._MSG_TIMED_OUT,
+        KafkaError._WAIT_COORD,
+        KafkaError._RESOLVE,
+        KafkaError._UNKNOWN_TOPIC,
+        KafkaError._UNKNOWN_PARTITION,
+        KafkaError._NODE_UPDATE,
+        KafkaError.UNKNOWN_TOPIC_OR_PART,
+        KafkaError.LEADER_NOT_AVAILABLE,
+        KafkaError.NOT_LEADER_FOR_PARTITION,
+        KafkaError.BROKER_NOT_AVAILABLE,
+        KafkaError.REPLICA_NOT_AVAILABLE,
+        KafkaError.COORDINATOR_NOT_AVAILABLE,
+        KafkaError.COORDINATOR_LOAD_IN_PROGRESS,
+        KafkaError.NOT_COORDINATOR,
+        KafkaError.REQUEST_TIMED_OUT,
+        KafkaError.NETWORK_EXCEPTION,
+        KafkaError.NOT_ENOUGH_REPLICAS,
+        KafkaError.NOT_ENOUGH_REPLICAS_AFTER_APPEND,
+        KafkaError.KAFKA_STORAGE_ERROR,
+        KafkaError.CONCURRENT_TRANSACTIONS,
+        KafkaError.REBALANCE_IN_PROGRESS,
+        KafkaError.OFFSET_NOT_AVAILABLE,
+        KafkaError.FENCED_LEADER_EPOCH,
+        KafkaError.UNKNOWN_LEADER_EPOCH,
+    }
+)
+_FENCED = frozenset({KafkaError._FENCED, KafkaError.PRODUCER_FENCED, KafkaError.FENCED_INSTANCE_ID})
+
+
+def kafka_error(exc: BaseException) -> KafkaError | None:
+    if isinstance(exc, KafkaException) and exc.args and isinstance(exc.args[0], KafkaError):
+        return exc.args[0]
+    return None
+
+
+def not_ready(err: KafkaError) -> bool:
+    """A Kafka error worth waiting out: never a fatal or fencing one."""
+    if err.fatal() or err.code() in _FENCED:
+        return False
+    return err.retriable() or err.code() in _NOT_READY
+
+
+def kafka_transient(exc: BaseException) -> str | None:
+    """``"kafka"`` when ``exc`` is a Kafka error that a retry may get past, else None."""
+    err = kafka_error(exc)
+    return "kafka" if err is not None and not_ready(err) else None
+
+
+def partition_for(key: str, partitions: int) -> int:
+    """The partition a keyed message goes to: librdkafka's ``consistent_random`` partitioner
+    (CRC-32 of the key, modulo the count), pinned in ``make_producer``. A follower reads only
+    its session's partition with it."""
+    return zlib.crc32(key.encode()) % partitions
 
 
 def codec_for(settings: KafkaSettings) -> AvroCodec:
@@ -50,6 +118,8 @@ def make_producer(
         "enable.idempotence": True,
         "acks": "all",
         "linger.ms": 2,
+        # Followers compute a key's partition themselves (partition_for): keep it explicit.
+        "partitioner": "consistent_random",
         **extra,
     }
     if transactional_id:
@@ -80,26 +150,33 @@ def read_to_end(
     topic: str,
     partitions: Iterable[int] | None = None,
     give_up_after_s: float | None = None,
+    start: dict[int, int] | None = None,
 ) -> Iterator[Message]:
-    """Every committed message of a topic's partitions (default: all), from the start to
-    the end as it is now.
+    """Every committed message of a topic's partitions (default: all), from the start (or the
+    offsets in ``start``) to the end as it is now.
 
     With read_committed the last offsets may be control records that are never
     delivered, so a partition is done once the consumer's position reaches its end.
     An open transaction holds a partition back until it ends: ``give_up_after_s`` of
     silence stops ops tools waiting; state restore passes None, as giving up would lose state.
     """
+    what = f"reading {topic}"
+
+    def retried(call):
+        return retry_while_down(
+            call, what=what, transient=kafka_transient, deadline_s=give_up_after_s
+        )
+
     if partitions is None:
-        meta = consumer.list_topics(topic, timeout=10).topics.get(topic)
-        if meta is None or meta.error is not None:
-            return
-        partitions = list(meta.partitions)
+        partitions = retried(lambda: topic_partitions(consumer, topic, missing_ok=True))
     ends = {}
     for p in partitions:
-        low, high = consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=10)
-        if high > low:
+        low, high = retried(
+            lambda p=p: consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=10)
+        )
+        if high > max(low, (start or {}).get(p, low)):
             ends[p] = high
-    consumer.assign([TopicPartition(topic, p, 0) for p in ends])
+    consumer.assign([TopicPartition(topic, p, (start or {}).get(p, 0)) for p in ends])
     quiet_since = time.monotonic()
     while ends:
         msg = consumer.poll(0.5)
@@ -115,6 +192,44 @@ def read_to_end(
         if msg.offset() + 1 >= ends.get(msg.partition(), 0):
             ends.pop(msg.partition(), None)
     consumer.unassign()
+
+
+def topic_partitions(consumer: Consumer, topic: str, *, missing_ok: bool = False) -> list[int]:
+    """The topic's partition numbers. A topic whose metadata is not ready yet (just created,
+    leader moving) raises a retriable KafkaException; a missing one too, unless ``missing_ok``
+    (then: no partitions)."""
+    meta = consumer.list_topics(topic, timeout=10).topics.get(topic)
+    error = meta.error if meta is not None else KafkaError(KafkaError.UNKNOWN_TOPIC_OR_PART)
+    if error is not None:
+        if missing_ok and error.code() == KafkaError.UNKNOWN_TOPIC_OR_PART:
+            return []
+        raise KafkaException(error)
+    if not meta.partitions or any(p.leader < 0 for p in meta.partitions.values()):
+        raise KafkaException(KafkaError(KafkaError.LEADER_NOT_AVAILABLE, f"{topic}: no leader yet"))
+    return sorted(meta.partitions)
+
+
+def start_offsets(
+    consumer: Consumer, topic: str, partitions: Iterable[int], since_ms: int
+) -> list[TopicPartition]:
+    """Per partition, the first offset at or after ``since_ms``, for a read_committed consumer.
+
+    ``offsets_for_times`` under read_committed answers -1 when the only newer records are
+    in a transaction still open, so the fallback is the last stable offset as it was
+    *before* the lookup (a read_committed consumer's high watermark): never past them.
+    """
+    partitions = list(partitions)
+    stable = {
+        p: consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=10)[1]
+        for p in partitions
+    }
+    found = consumer.offsets_for_times(
+        [TopicPartition(topic, p, since_ms) for p in partitions], timeout=10
+    )
+    return [
+        TopicPartition(topic, tp.partition, tp.offset if tp.offset >= 0 else stable[tp.partition])
+        for tp in found
+    ]
 
 
 class Rejected(InvalidInput):
@@ -147,13 +262,65 @@ def dead_letter_headers(msg: Message, exc: BaseException, stage: str) -> list[tu
     ]
 
 
+class ProducerStuck(KafkaException):
+    """A transaction call outlived its own timeout by far: the producer is wedged."""
+
+
+class Watchdog:
+    """Runs blocking client calls on a daemon thread of its own, and gives up on one that
+    outlives a deadline. librdkafka's ``send_offsets_to_transaction`` can block for good,
+    ignoring its timeout, after a broker restart (confluentinc/librdkafka#5456, #5511: a
+    coordinator cached on a broker connection it has since dropped). A call given up on
+    leaves its thread blocked: the caller replaces the client, and this watchdog with it.
+    """
+
+    def __init__(self, name: str):
+        self._calls: queue.SimpleQueue = queue.SimpleQueue()
+        threading.Thread(target=self._serve, name=name, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            call, box, done = self._calls.get()
+            try:
+                call()
+            except BaseException as exc:  # noqa: BLE001 - handed back to the caller
+                box.append(exc)
+            finally:
+                done.set()
+
+    def call(self, call: Callable[[], None], deadline_s: float, what: str) -> None:
+        box: list[BaseException] = []
+        done = threading.Event()
+        self._calls.put((call, box, done))
+        if not done.wait(deadline_s):
+            raise ProducerStuck(
+                KafkaError(KafkaError._TIMED_OUT, f"{what} did not return in {deadline_s:.0f} s")
+            )
+        if box:
+            raise box[0]
+
+
+# How long a transaction step may take before it is retried (and, 3 s later, given up on).
+TXN_STEP_S = 5.0
+STUCK_AFTER_S = TXN_STEP_S + 3.0
+
+
 class StageRunner(Generic[E]):
     """Runs one stage as a member of a consumer group until ``stop`` is set.
 
     Decode failures and ``InvalidInput`` go to the input topic's DLQ (original
     bytes, error in headers), inside the same transaction as the offset
-    commit; any other exception aborts the batch and propagates, so the
-    process crashes and the batch is redone after restart.
+    commit. When a dependency is down (Kafka, or whatever ``transient`` names,
+    such as PostgreSQL), the batch is aborted, the consumer rewinds to the
+    batch's first offsets, ``on_abort`` lets the stage forget what the batch
+    did to its memory, and after a backoff the batch is redone: the service
+    says so in its log and health and keeps running. Any other exception
+    aborts the batch and propagates, so the process crashes and the batch is
+    redone after restart.
+
+    The member is static (``group.instance.id`` = ``<stage>-<INSTANCE_ID>``): a
+    restarted instance takes its partitions back at once instead of waiting
+    for the group to notice that its killed self is gone.
     """
 
     def __init__(
@@ -167,17 +334,68 @@ class StageRunner(Generic[E]):
         handle: Callable[[E], Iterable[Emit]],
         batch_size: int = 16,
         on_assign: Callable[[Consumer, list[TopicPartition]], None] | None = None,
+        on_abort: Callable[[list[TopicPartition]], None] | None = None,
+        transient: Transient | None = None,
     ):
         self.settings, self.stage, self.source = settings, stage, source
         self.event_type, self.handle, self.batch_size = event_type, handle, batch_size
         self.prefix = settings.eduanima_topic_prefix
         self.codec = codec_for(settings)
-        self.consumer = make_consumer(settings, self.prefix + group_id)
+        self.group_id = self.prefix + group_id
+        self._consumer_failed: KafkaError | None = None
+        self._replaced: list[float] = []
+        self.consumer = self._make_consumer()
         # Stable across restarts: init_transactions then aborts what a crashed predecessor
         # left open.
         self.transactional_id = f"{self.prefix}{stage}-{settings.instance_id}"
-        self.producer = make_producer(settings, transactional_id=self.transactional_id)
-        self._on_assign = on_assign
+        self._wedged: list[Producer] = []  # given up on, kept: a thread is still blocked in it
+        self.producer, self._watchdog = self._make_producer()
+        self._on_assign, self._on_abort = on_assign, on_abort
+        extra = [transient] if transient else []
+        self._transient = any_of(kafka_transient, named_dependency, *extra)
+        # capped low: after an outage the stage tries again within ~2 s of the dependency
+        # being back (each try of a database that is down waits DB_WAIT_S anyway)
+        self._backoff = Backoff(first=0.5, cap=2.0)
+        self._committed = 0
+        self._hold_after = hook_hold_after(settings.eduanima_test_hold_transaction, stage)
+        self._last_client_error = 0.0
+
+    def _make_producer(self) -> tuple[Producer, Watchdog]:
+        self._producer_lost_brokers = False
+        producer = make_producer(
+            self.settings, transactional_id=self.transactional_id, error_cb=self._producer_error
+        )
+        return producer, Watchdog(f"{self.stage}-txn")
+
+    def _producer_error(self, err: KafkaError) -> None:
+        if err.code() == KafkaError._ALL_BROKERS_DOWN:
+            self._producer_lost_brokers = True  # see _transact
+        self._client_error(err)
+
+    def _replace_producer(self, stop: threading.Event, reason: str) -> None:
+        """A fresh producer with the same transactional id: its init_transactions fences the
+        old one and aborts the transaction it had open."""
+        logger.warning("stage %s: replacing its producer: %s", self.stage, reason)
+        self._wedged.append(self.producer)
+        self.producer, self._watchdog = self._make_producer()
+        retry_while_down(
+            lambda: self.producer.init_transactions(10),
+            what=f"stage {self.stage} replacing its producer",
+            transient=kafka_transient,
+            stop=stop,
+        )
+
+    def _make_consumer(self) -> Consumer:
+        return make_consumer(
+            self.settings,
+            self.group_id,
+            **{
+                "group.instance.id": f"{self.stage}-{self.settings.instance_id}",
+                "session.timeout.ms": self.settings.kafka_session_timeout_ms,
+                "heartbeat.interval.ms": max(500, self.settings.kafka_session_timeout_ms // 10),
+                "error_cb": self._consumer_error,
+            },
+        )
 
     def produce(self, emit: Emit) -> None:
         topic = full_name(emit.topic, self.prefix)
@@ -225,11 +443,24 @@ class StageRunner(Generic[E]):
             self.produce(emit)
 
     def _assigned(self, consumer: Consumer, partitions: list[TopicPartition]) -> None:
+        health.stage_assigned(self.stage, [p.partition for p in partitions])
         if self._on_assign:
             self._on_assign(consumer, partitions)
 
     def run(self, stop: threading.Event) -> None:
-        self.producer.init_transactions(30)
+        try:
+            # a broker that is not up yet is waited for, as any other outage
+            retry_while_down(
+                lambda: self.producer.init_transactions(10),
+                what=f"stage {self.stage} starting",
+                transient=kafka_transient,
+                stop=stop,
+            )
+        except KafkaException:
+            self.consumer.close()
+            if stop.is_set():
+                return
+            raise
         self.consumer.subscribe([full_name(self.source, self.prefix)], on_assign=self._assigned)
         logger.info("stage %s consuming %s", self.stage, full_name(self.source, self.prefix))
         try:
@@ -237,34 +468,250 @@ class StageRunner(Generic[E]):
                 batch = self._next_batch()
                 if not batch:
                     continue
-                self.producer.begin_transaction()
                 try:
-                    for msg in batch:
-                        self.process(msg)
-                    self.producer.send_offsets_to_transaction(
-                        self.consumer.position(self.consumer.assignment()),
-                        self.consumer.consumer_group_metadata(),
-                    )
-                    self.producer.commit_transaction()
-                except KafkaException as exc:
-                    if exc.args[0].code() in (KafkaError._FENCED, KafkaError.PRODUCER_FENCED):
-                        raise RuntimeError(
-                            f"stage {self.stage}: another instance took over transactional id "
-                            f"{self.transactional_id}; give each running instance its own "
-                            "INSTANCE_ID"
-                        ) from exc
-                    self._abort()
-                    raise
-                except BaseException:
-                    self._abort()
-                    raise
+                    self._transact(batch, stop)
+                except Exception as exc:
+                    if stop.is_set() and self._transient(exc):
+                        self._abort_quietly()  # stopping anyway; a restart redoes the batch
+                        break
+                    self._recover(batch, exc, stop)
+            self._leave_group()
         finally:
             self.consumer.close()
             self.producer.flush(10)
 
-    def _abort(self) -> None:
-        logger.error("stage %s failed; aborting batch\n%s", self.stage, traceback.format_exc())
-        self.producer.abort_transaction()
+    def _leave_group(self) -> None:
+        """A static member that closes keeps its partitions until its session times out;
+        one that stops on purpose (scaling in) hands them over now. Unsubscribing first
+        makes librdkafka send the LeaveGroup it skips on close (measured: the other member
+        had the partitions 0.06 s after, against 6 s)."""
+        try:
+            self.consumer.unsubscribe()
+            deadline = time.monotonic() + 2
+            while self.consumer.assignment() and time.monotonic() < deadline:
+                self.consumer.poll(0.05)
+        except KafkaException as exc:  # a broker that is away: the session timeout will do
+            logger.info("stage %s: could not leave the group: %s", self.stage, exc)
+
+    def _transact(self, batch: list[Message], stop: threading.Event) -> None:
+        """One batch, one transaction: its outputs and its consumed offsets, or nothing.
+
+        A producer that has seen every broker go away is replaced before it is used again:
+        after a broker restart, librdkafka's first send_offsets_to_transaction blocks for
+        good (see ``Watchdog``; measured: every stage's first transaction after a restart
+        of the local broker). ``poll(0)`` serves the producer's error events first."""
+        self.producer.poll(0)
+        if self._producer_lost_brokers:
+            self._replace_producer(stop, "it lost every broker while idle")
+        self.producer.begin_transaction()
+        for msg in batch:
+            self.process(msg)
+        if self._hold_after == self._committed:
+            self._hold_open(batch, stop)
+        self.producer.poll(0)
+        if self._producer_lost_brokers:  # the broker went away during this batch
+            raise ProducerStuck(
+                KafkaError(KafkaError._ALL_BROKERS_DOWN, "every broker went away in the batch")
+            )
+        offsets = self.consumer.position(self.consumer.assignment())
+        metadata = self.consumer.consumer_group_metadata()
+        producer = self.producer
+        self._until_done(
+            "send_offsets_to_transaction",
+            lambda: producer.send_offsets_to_transaction(offsets, metadata, TXN_STEP_S),
+            stop,
+        )
+        self._until_done(
+            "commit_transaction", lambda: producer.commit_transaction(TXN_STEP_S), stop
+        )
+        self._committed += 1
+        self._backoff.reset()
+        health.stage_committed(self.stage, len(batch))
+        health.dependency_ok("kafka")
+
+    def _until_done(self, what: str, call: Callable[[], None], stop: threading.Event) -> None:
+        """A transaction step that timed out may simply be called again (librdkafka's
+        contract for retriable errors); abortable and fatal errors, and a step stuck past
+        its own timeout, go to ``_recover``."""
+        while True:
+            try:
+                self._watchdog.call(call, STUCK_AFTER_S, what)
+                return
+            except ProducerStuck:
+                raise
+            except KafkaException as exc:
+                err = kafka_error(exc)
+                if err is None or not err.retriable() or err.txn_requires_abort():
+                    raise
+                if stop.is_set():
+                    raise
+                health.dependency_down("kafka", exc)
+                delay = self._backoff.next()
+                logger.warning(
+                    "stage %s: Kafka did not complete the transaction yet (%s); "
+                    "trying again in %.1f s",
+                    self.stage,
+                    err.str(),
+                    delay,
+                )
+                stop.wait(delay)
+
+    def _recover(self, batch: list[Message], exc: Exception, stop: threading.Event) -> None:
+        """Abort the batch; wait and redo it when a dependency was down, else re-raise."""
+        err = kafka_error(exc)
+        failed = self._consumer_failed or (
+            err if err is not None and err.code() == KafkaError.FENCED_INSTANCE_ID else None
+        )
+        if failed is not None:  # the consumer failed during the batch
+            self._replace_consumer(failed.str())
+            return
+        if err is not None and (err.fatal() or err.code() in _FENCED):
+            self._abort_quietly()
+            if err.code() in _FENCED:
+                raise RuntimeError(
+                    f"stage {self.stage}: another instance took over transactional id "
+                    f"{self.transactional_id}; give each running instance its own INSTANCE_ID"
+                ) from exc
+            raise exc
+        if isinstance(exc, ProducerStuck):
+            health.stage_aborted(self.stage, str(exc))
+            self._replace_producer(stop, str(exc))  # fences it, aborting its transaction
+            self._rewind(batch)
+            if self._on_abort is not None:
+                self._on_abort(self.consumer.assignment())
+            return
+        dependency = self._transient(exc)
+        if dependency is None:
+            logger.error("stage %s failed; aborting batch\n%s", self.stage, traceback.format_exc())
+            self._abort_quietly()
+            raise exc
+        health.dependency_down(dependency, exc)
+        health.stage_aborted(self.stage, f"{dependency} unavailable: {exc}")
+        self._abort_while_down(stop)
+        self._rewind(batch)
+        if self._on_abort is not None:
+            self._on_abort(self.consumer.assignment())
+        delay = self._backoff.next()
+        logger.warning(
+            "stage %s: %s unavailable; batch of %d aborted, redone in %.1f s: %s",
+            self.stage,
+            dependency,
+            len(batch),
+            delay,
+            exc,
+        )
+        stop.wait(delay)
+
+    def _abort_while_down(self, stop: threading.Event) -> None:
+        """Abort, retrying while the coordinator cannot be reached (no transaction is fine)."""
+
+        def abort() -> None:
+            try:
+                self._watchdog.call(
+                    lambda: self.producer.abort_transaction(TXN_STEP_S),
+                    STUCK_AFTER_S,
+                    "abort_transaction",
+                )
+            except ProducerStuck as exc:
+                self._replace_producer(stop, str(exc))  # its init aborts what was open
+            except KafkaException as exc:
+                err = kafka_error(exc)
+                if err is not None and err.code() == KafkaError._STATE:
+                    return  # nothing was begun: the failure came before begin_transaction
+                raise
+
+        retry_while_down(
+            abort, what=f"stage {self.stage} aborting", transient=kafka_transient, stop=stop
+        )
+
+    def _abort_quietly(self) -> None:
+        try:
+            self._watchdog.call(
+                lambda: self.producer.abort_transaction(TXN_STEP_S),
+                STUCK_AFTER_S,
+                "abort_transaction",
+            )
+        except KafkaException as exc:  # the process is about to exit; its restart aborts
+            logger.warning("stage %s: abort failed: %s", self.stage, exc)
+
+    def _rewind(self, batch: list[Message]) -> None:
+        """Seek each partition of the batch back to its first message, to be consumed again."""
+        first: dict[tuple[str, int], int] = {}
+        for msg in batch:
+            key = (msg.topic(), msg.partition())
+            first[key] = min(first.get(key, msg.offset()), msg.offset())
+        for (topic, partition), offset in first.items():
+            try:
+                self.consumer.seek(TopicPartition(topic, partition, offset))
+            except KafkaException as exc:  # revoked meanwhile: its new owner starts there
+                logger.info("stage %s: not rewinding %s[%s]: %s", self.stage, topic, partition, exc)
+
+    def _hold_open(self, batch: list[Message], stop: threading.Event) -> None:
+        """Test hook (EDUANIMA_TEST_HOLD_TRANSACTION): the batch is consumed and its outputs
+        are on the broker, but the transaction is not committed; wait to be killed."""
+        self.producer.flush(10)
+        inputs = [
+            {
+                "topic": m.topic(),
+                "partition": m.partition(),
+                "offset": m.offset(),
+                "key": (m.key() or b"").decode(errors="replace"),
+            }
+            for m in batch
+        ]
+        health.stage_holding(self.stage, inputs)
+        logger.warning(
+            "TEST HOOK: stage %s holds its transaction open after %d committed batch(es)",
+            self.stage,
+            self._committed,
+        )
+        stop.wait(TEST_HOLD_S)
+
+    def _consumer_error(self, err: KafkaError) -> None:
+        if err.fatal():  # the consumer is unusable; the loop replaces it (_replace_consumer)
+            self._consumer_failed = err
+        self._client_error(err)
+
+    def _replace_consumer(self, reason: str) -> None:
+        """A new consumer, same static identity, in place of one that failed for good.
+
+        After a broker outage longer than the session timeout, librdkafka rejoins the group
+        on its own, and the coordinator may fence the old membership of the same
+        ``group.instance.id`` ("static consumer fenced"): a fatal error for that consumer,
+        although nobody else took its place. The open transaction (if any) is aborted, the
+        stage forgets what it did, and the new member resumes from the committed offsets.
+        Fenced again and again within a minute means another process really has this
+        INSTANCE_ID: that stops the stage.
+        """
+        now = time.monotonic()
+        self._replaced = [t for t in self._replaced if now - t < 60] + [now]
+        if len(self._replaced) > 3:
+            raise RuntimeError(
+                f"stage {self.stage}: its consumer failed {len(self._replaced)} times in a "
+                f"minute ({reason}); is another instance running as {self.stage}-"
+                f"{self.settings.instance_id}? Give each running instance its own INSTANCE_ID"
+            )
+        logger.warning("stage %s: replacing its failed consumer: %s", self.stage, reason)
+        self._abort_quietly()
+        try:
+            self.consumer.close()
+        except (KafkaException, RuntimeError) as exc:
+            logger.info("stage %s: closing the failed consumer: %s", self.stage, exc)
+        self._consumer_failed = None
+        self.consumer = self._make_consumer()
+        self.consumer.subscribe([full_name(self.source, self.prefix)], on_assign=self._assigned)
+        if self._on_abort is not None:
+            self._on_abort([])  # the new assignment restores what the stage needs
+
+    def _client_error(self, err: KafkaError) -> None:
+        """librdkafka's own errors (from poll): a broker that is away shows in the health."""
+        if err.fatal() or not not_ready(err):
+            logger.error("stage %s: Kafka client error: %s", self.stage, err.str())
+            return
+        health.dependency_down("kafka", err.str())
+        if time.monotonic() - self._last_client_error > 10:
+            self._last_client_error = time.monotonic()
+            logger.warning("stage %s: Kafka unavailable: %s", self.stage, err.str())
 
     def _next_batch(self) -> list[Message]:
         """Wait for one message, then take only what has already arrived.
@@ -273,19 +720,43 @@ class StageRunner(Generic[E]):
         hop of a quiet loop would idle for the timeout (measured: 611 ms → 193 ms
         for a one-iteration question through four hops).
         """
+        if self._consumer_failed is not None:
+            self._replace_consumer(self._consumer_failed.str())
         first = self.consumer.poll(0.2)
         if first is None:
             return []
         batch = [first, *self.consumer.consume(self.batch_size - 1, timeout=0)]
-        return [m for m in batch if not self._is_eof(m)]
+        return [m for m in batch if self._is_message(m)]
 
-    @staticmethod
-    def _is_eof(msg: Message) -> bool:
-        if msg.error() is None:
-            return False
-        if msg.error().code() == -191:  # _PARTITION_EOF: informational
+    def _is_message(self, msg: Message) -> bool:
+        err = msg.error()
+        if err is None:
             return True
-        raise KafkaException(msg.error())
+        if err.code() == KafkaError._PARTITION_EOF:  # informational
+            return False
+        if err.fatal() or err.code() == KafkaError.FENCED_INSTANCE_ID:
+            self._consumer_failed = err  # replaced before the next poll
+            return False
+        if not_ready(err):  # a partition whose leader is away: the consumer retries it
+            health.dependency_down("kafka", err.str())
+            logger.warning("stage %s: %s", self.stage, err.str())
+            return False
+        raise KafkaException(err)
+
+
+# How long the test hook holds a transaction open: far longer than any test takes to kill.
+TEST_HOLD_S = 300.0
+
+
+def hook_hold_after(setting: str, stage: str) -> int | None:
+    """The number of batches ``stage`` commits before the test hook holds one open, from
+    ``<stage>[@<batches>]``; None when the hook is off or names another stage."""
+    if not setting:
+        return None
+    name, _, after = setting.partition("@")
+    if name != stage:
+        return None
+    return int(after or 0)
 
 
 class Publisher:

@@ -1,7 +1,9 @@
 """Running a service: its stage runners in threads, until a signal or a crash.
 
 A crash in any runner stops the whole process (non-zero exit): its
-uncommitted batch is redone by whichever member of the group takes over.
+uncommitted batch is redone by whichever member of the group takes over,
+and ``eduanima run`` (``services.common.supervisor``) starts it again. A
+dependency that is down is not a crash: the runners wait it out.
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ import sys
 import threading
 from collections.abc import Callable
 
+from services.common import health
 from services.common.kafka_io import StageRunner
+from services.common.settings import KafkaSettings, RuntimeSettings
 
 logger = logging.getLogger(__name__)
 
@@ -39,17 +43,26 @@ def run_runners(runners: list[StageRunner], stop: threading.Event) -> None:
 
 
 def main(name: str, run: Callable[[threading.Event], None]) -> None:
-    """Entry point of ``python -m services.<name>``: logs, signals, exit code."""
+    """Entry point of ``python -m services.<name>``: logs, signals, health, exit code."""
     from services.common.logs import configure_logging
 
     configure_logging()
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
-    logger.info("starting %s", name)
+    runtime = RuntimeSettings()
+    reporter = health.start(
+        runtime.health_dir,
+        service=name,
+        instance=KafkaSettings().instance_id,
+        restarts=runtime.eduanima_restarts,
+    )
+    logger.info("starting %s (restart %d)", name, runtime.eduanima_restarts)
     try:
         run(stop)
     except Exception:
         logger.exception("%s crashed", name)
+        reporter.stop("crashed")
         sys.exit(1)
+    reporter.stop("stopped")
     logger.info("%s stopped", name)

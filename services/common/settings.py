@@ -26,6 +26,25 @@ class HomeSettings(_Base):
     )
 
 
+class RuntimeSettings(HomeSettings):
+    """How a service process reports on itself; read once by ``services.common.service``."""
+
+    eduanima_health_dir: Path | None = Field(
+        None,
+        description="Where each service process writes its health report (JSON, every "
+        "second): dependencies, stages, restarts, RSS. Default: EDUANIMA_HOME/health.",
+    )
+    eduanima_restarts: int = Field(
+        0,
+        description="Set by `eduanima run` when it restarts a service that exited "
+        "unexpectedly: how many times it did, shown in the service's health.",
+    )
+
+    @property
+    def health_dir(self) -> Path:
+        return self.eduanima_health_dir or self.eduanima_home / "health"
+
+
 class KafkaSettings(_Base):
     kafka_bootstrap_servers: str = Field(
         "127.0.0.1:29092", description="Kafka bootstrap servers (host:port[,host:port])."
@@ -44,6 +63,21 @@ class KafkaSettings(_Base):
         "back read_committed consumers of those partitions until the transaction times out). "
         "`eduanima run --instances N` names them <hostname>-<i>.",
     )
+    kafka_session_timeout_ms: int = Field(
+        20_000,
+        ge=6_000,
+        description="Consumer group session timeout of the stages. Stages are static members "
+        "(group.instance.id from INSTANCE_ID): a restarted instance takes its partitions back "
+        "at once and one that stops leaves its group, so this only bounds how long the "
+        "partitions of an instance that is gone for good wait; longer than a broker restart, "
+        "so that one does not make every member rejoin.",
+    )
+    eduanima_test_hold_transaction: str = Field(
+        "",
+        description="Test hook, never set in production: '<stage>[@<n>]' makes that stage, "
+        "after n committed batches, hold its next transaction open (batch consumed, outputs "
+        "produced, nothing committed) so that a fault test can kill it there.",
+    )
 
 
 class DatabaseSettings(_Base):
@@ -52,6 +86,11 @@ class DatabaseSettings(_Base):
         description="PostgreSQL DSN (libpq URL).",
     )
     db_pool_max: int = Field(8, description="Largest connection pool size.")
+    db_wait_s: float = Field(
+        5.0,
+        description="How long a use of the pool waits for a connection; with PostgreSQL down "
+        "it then fails (and a stage retries its batch later).",
+    )
 
 
 class StorageSettings(_Base):
@@ -107,6 +146,11 @@ class EmbedderSettings(GeminiSettings):
 class LLMSettings(GeminiSettings):
     llm_engine: Literal["extractive", "gemini"] | None = Field(
         None, description="LLM engine; default: gemini when GEMINI_API_KEY is set, else extractive."
+    )
+    llm_fallback: Literal["extractive", "none"] = Field(
+        "extractive",
+        description="What takes a step Gemini fails after its retries: the offline extractive "
+        "engine (the answer says so), or none (the session ends FAILED).",
     )
     professor_gemini_model_planning: str = Field(
         "gemini-3-flash-preview", description="Gemini model for Phase 2 planning."

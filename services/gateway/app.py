@@ -266,6 +266,10 @@ def create_app(
         with backends.pool.connection() as conn:
             return queries.session_owner(conn, session_id)
 
+    def started_ms(session_id: str) -> int | None:
+        with backends.pool.connection() as conn:
+            return queries.session_started_ms(conn, session_id)
+
     async def require_owner(session_id: str, user: str) -> None:
         """The professor records a session when it plans it: wait a little for a new one."""
         deadline = anyio.current_time() + settings.gateway_session_wait_s
@@ -292,8 +296,9 @@ def create_app(
     async def session_events(session_id: str, user: CurrentUser) -> EventSourceResponse:
         """Stream the session's answer events, for the user who asked."""
         await require_owner(session_id, user)
+        since_ms = await anyio.to_thread.run_sync(started_ms, session_id)
         return EventSourceResponse(
-            answer_stream(backends.client, session_id, settings.gateway_follow_timeout_s)
+            answer_stream(backends.client, session_id, settings.gateway_follow_timeout_s, since_ms)
         )
 
     @app.get("/v1/sessions/{session_id}", tags=["questions"], responses=problems(401, 403, 404))
@@ -314,7 +319,8 @@ def create_app(
 def run(stop: threading.Event, settings: GatewaySettings | None = None) -> None:
     """Serve until ``stop`` is set; a server that dies on its own is an error."""
     settings = settings or GatewaySettings()
-    db.migrate(settings)
+    if not db.migrate_when_reachable(settings, stop):
+        return
     if settings.storage_emulator_host:
         BlobStore(settings).ensure_bucket()  # emulators start empty; real buckets are provisioned
     server = uvicorn.Server(

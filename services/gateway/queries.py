@@ -72,3 +72,13 @@ def session_row(conn: psycopg.Connection, session_id: str) -> dict[str, Any] | N
         )
         .fetchone()
     )
+
+
+def session_started_ms(conn: psycopg.Connection, session_id: str) -> int | None:
+    """When the professor recorded the session (epoch ms): its answers come after it."""
+    row = conn.execute(
+        "SELECT (extract(epoch FROM created_at) * 1000)::bigint FROM sessions"
+        " WHERE session_id = %s",
+        (session_id,),
+    ).fetchone()
+    return int(row[0]) if row else None

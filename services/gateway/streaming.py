@@ -40,8 +40,10 @@ def error_sse(detail: str) -> ServerSentEvent:
 
 
 async def answer_stream(
-    client: Client, session_id: str, timeout_s: float
+    client: Client, session_id: str, timeout_s: float, since_ms: int | None = None
 ) -> AsyncIterator[ServerSentEvent]:
+    """The session's events; ``since_ms`` (when the session started) bounds what is read to
+    one partition of ``answers`` from then on (``Client.follow``)."""
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[Any] = asyncio.Queue()
     stop = threading.Event()
@@ -54,7 +56,7 @@ async def answer_stream(
 
     def pump() -> None:
         try:
-            for event in client.follow(session_id, timeout_s, stop=stop):
+            for event in client.follow(session_id, timeout_s, stop=stop, since_ms=since_ms):
                 hand_over(event)
             hand_over(_DONE)
         except Exception as exc:  # noqa: BLE001 - handed to the stream as an error event

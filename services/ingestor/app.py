@@ -18,7 +18,13 @@ import psycopg
 
 from services.common import db
 from services.common.blobstore import BlobStore
-from services.common.errors import BlobStoreError, EngineError, InvalidInput
+from services.common.errors import (
+    BlobStoreError,
+    DependencyUnavailable,
+    EngineError,
+    InvalidInput,
+    StorageUnavailable,
+)
 from services.common.events import ChunksStored, IngestJob, MaterialChanged
 from services.common.kafka_io import Emit, StageRunner, now_ms
 from services.common.materials import (
@@ -31,7 +37,7 @@ from services.common.service import run_runners
 from services.ingestor.settings import IngestionSettings
 from services.ingestor.stages import VisionReader, parse_job
 from services.reasoning import make_embedder
-from services.reasoning.embedders import Embedder
+from services.reasoning.embedders import Embedder, warm_up
 from topics.registry import CHUNKS_STORED, INGEST_JOBS, MATERIALS_CHANGES
 
 logger = logging.getLogger(__name__)
@@ -48,7 +54,9 @@ class Ingestor:
     ):
         self.settings = settings
         self.pool = pool or db.pool(settings)
-        self.blobs = blobs or BlobStore(settings)
+        # each read gives up after a few seconds; the stage's backoff does the long waiting
+        self.blobs = blobs or BlobStore(settings, retry_s=5.0)
+        self._storage_down_since: float | None = None  # the outage in progress, if any
         self.embedder = embedder or make_embedder(settings)
         self.vision = self._vision()
 
@@ -123,7 +131,7 @@ class Ingestor:
                 self._record(conn, job, "DUPLICATE", active[0], None)
                 conn.commit()
                 return result("DUPLICATE", active[0], active[1], active[2])
-            data = self.blobs.get(job.blob_uri)
+            data = self.fetch(conn, job)
             parsed = parse_job(
                 job,
                 data,
@@ -149,6 +157,29 @@ class Ingestor:
             self._record(conn, job, "FAILED", None, str(exc))
             conn.commit()
             return result("FAILED", error=str(exc))
+
+    def fetch(self, conn: psycopg.Connection, job: IngestJob) -> bytes:
+        """The original's bytes. While storage does not answer, the job stays PENDING with the
+        error and the batch is redone after a backoff. Once an outage has lasted
+        ``ingest_storage_wait_s``, a job that meets it ends FAILED instead (the jobs behind it
+        after one attempt each, until storage answers again)."""
+        try:
+            data = self.blobs.get(job.blob_uri)
+        except StorageUnavailable as exc:
+            now = time.monotonic()
+            if self._storage_down_since is None:
+                self._storage_down_since = now
+            waited = now - self._storage_down_since
+            if waited >= self.settings.ingest_storage_wait_s:
+                raise StorageUnavailable(
+                    f"object storage did not answer for {waited:.0f} s; giving up: {exc}"
+                ) from exc
+            conn.rollback()
+            self._record(conn, job, "PENDING", None, f"waiting for object storage: {exc}")
+            conn.commit()
+            raise DependencyUnavailable("storage", str(exc)) from exc
+        self._storage_down_since = None
+        return data
 
     def embed(self, conn: psycopg.Connection, material_key: str, texts: list[str]) -> np.ndarray:
         """Embed only texts the material's active version does not already hold."""
@@ -196,6 +227,7 @@ class Ingestor:
             event_type=IngestJob,
             handle=self.on_job,
             batch_size=4,
+            transient=db.transient,
         )
 
 
@@ -219,5 +251,8 @@ def stored_change(job: IngestJob, outcome: ChunksStored) -> MaterialChanged:
 
 def run(stop: threading.Event, settings: IngestionSettings | None = None) -> None:
     settings = settings or IngestionSettings()
-    db.migrate(settings)
-    run_runners([Ingestor(settings).runner()], stop)
+    embedder = make_embedder(settings)
+    warm_up(embedder)
+    if not db.migrate_when_reachable(settings, stop):
+        return
+    run_runners([Ingestor(settings, embedder=embedder).runner()], stop)

@@ -25,6 +25,12 @@ class IngestionSettings(DatabaseSettings, StorageSettings, EmbedderSettings, Kaf
         700, description="Chunks are packed up to this many characters."
     )
     chunk_max_chars: int = Field(1000, description="Hard upper bound of a chunk, in characters.")
+    ingest_storage_wait_s: float = Field(
+        300.0,
+        description="How long the ingestor waits out object storage that does not answer "
+        "(jobs stay PENDING with the error, retried with backoff) before the jobs that meet the "
+        "outage end FAILED.",
+    )
     chunk_min_chars: int = Field(
         120, description="Smaller pieces join a neighbour under the same heading."
     )

@@ -14,6 +14,7 @@ from services.common.service import run_runners
 from services.librarian import stages
 from services.librarian.settings import LibrarianSettings
 from services.reasoning import make_embedder, make_llm
+from services.reasoning.embedders import warm_up
 from services.reasoning.llm import LLMEngine
 from topics.registry import SEARCH_RESULTS
 
@@ -37,4 +38,7 @@ def runner(settings: LibrarianSettings, engine: LLMEngine | None = None) -> Stag
 
 
 def run(stop: threading.Event, settings: LibrarianSettings | None = None) -> None:
-    run_runners([runner(settings or LibrarianSettings())], stop)
+    settings = settings or LibrarianSettings()
+    embedder = make_embedder(settings)
+    warm_up(embedder)
+    run_runners([runner(settings, engine=make_llm(settings, embedder=embedder))], stop)

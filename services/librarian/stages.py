@@ -13,6 +13,7 @@ import logging
 
 from services.common.events import Evaluation, Evidence, SearchResult, TaskStatus
 from services.common.kafka_io import Emit
+from services.reasoning.fallback import REASON_CHARS, recording
 from services.reasoning.llm import LLMEngine, Passage, PlannedTask
 from topics.registry import EVALUATIONS
 
@@ -163,4 +164,27 @@ def _required(tasks: list[PlannedTask], task_id: str) -> bool:
 
 
 def handle(result: SearchResult, engine: LLMEngine) -> list[Emit]:
-    return [Emit(EVALUATIONS, result.session_id, evaluate(result, engine))]
+    """The evaluation, with the steps a fallback engine took added to the session's record;
+    an evaluation that failed outright carries ``failure`` (the professor ends the session)."""
+    try:
+        with recording() as fell_back:
+            evaluation = evaluate(result, engine)
+    except Exception as exc:  # the engine and any fallback failed: never a silent stall
+        logger.exception(
+            "evaluating session %s iteration %d failed", result.session_id, result.iteration
+        )
+        evaluation = Evaluation(
+            session_id=result.session_id,
+            iteration=result.iteration,
+            new_evidence=0,
+            route="CONTINUE",
+            route_reason="the engine failed",
+            state=result.state,
+            failure=str(exc)[:REASON_CHARS] or type(exc).__name__,
+        )
+    else:
+        if fell_back:
+            state = evaluation.state
+            state = dataclasses.replace(state, fallbacks=[*state.fallbacks, *fell_back])
+            evaluation = dataclasses.replace(evaluation, state=state)
+    return [Emit(EVALUATIONS, result.session_id, evaluation)]

@@ -19,6 +19,7 @@ from services.professor import stages
 from services.professor.settings import ProfessorSettings
 from services.professor.store import conversation_turns, save_session
 from services.reasoning import make_embedder, make_llm
+from services.reasoning.embedders import warm_up
 from services.reasoning.llm import LLMEngine
 from topics.registry import EVALUATIONS, QUESTIONS
 
@@ -64,6 +65,7 @@ class Professor:
                 source=QUESTIONS,
                 event_type=QuestionAsked,
                 handle=self.on_question,
+                transient=db.transient,
             ),
             StageRunner(
                 self.settings,
@@ -72,13 +74,18 @@ class Professor:
                 source=EVALUATIONS,
                 event_type=Evaluation,
                 handle=self.on_evaluation,
+                transient=db.transient,
             ),
         ]
 
 
 def run(stop: threading.Event, settings: ProfessorSettings | None = None) -> None:
     settings = settings or ProfessorSettings()
-    db.migrate(settings)
+    embedder = make_embedder(settings)
+    warm_up(embedder)
+    if not db.migrate_when_reachable(settings, stop):
+        return
     from services.common.service import run_runners
 
-    run_runners(Professor(settings).runners(), stop)
+    engine = make_llm(settings, embedder=embedder)
+    run_runners(Professor(settings, engine=engine).runners(), stop)

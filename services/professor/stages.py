@@ -30,6 +30,7 @@ from services.common.events import (
     TaskStatus,
 )
 from services.common.kafka_io import Emit
+from services.reasoning.fallback import REASON_CHARS, fallback_note, recording
 from services.reasoning.llm import LLMEngine, Passage, PlanDraft, PlannedTask, Turn
 from topics.registry import ANSWERS, SEARCH_REQUESTS
 
@@ -89,7 +90,12 @@ def plan_question(
     them): a follow-up is planned, and answered, as the engine restates it.
     """
     validate_question(q)
-    draft = engine.plan(q.question, history) if history else engine.plan(q.question)
+    try:
+        with recording() as fell_back:
+            draft = engine.plan(q.question, history) if history else engine.plan(q.question)
+    except Exception as exc:  # the engine and any fallback failed: the asker still gets a FINAL
+        record = SessionRecord(q.session_id, q.subject_id, q.user_id, q.question, "FAILED")
+        return engine_failed(record, "plan", exc, 0, [], now_ms)
     tasks = [Task(t.task_id, t.description, list(t.keywords), t.required) for t in draft.tasks]
     max_iterations = max(1, min(q.max_iterations or MAX_ITERATIONS, MAX_ITERATIONS))
     plan = Plan(
@@ -111,6 +117,7 @@ def plan_question(
         evidence=[],
         task_status=[TaskStatus(t.task_id, False) for t in tasks],
         started_at_ms=q.asked_at_ms,
+        fallbacks=list(fell_back),
     )
     text_queries, vector_query, focus = direct_search(draft, max_iterations)
     request = SearchRequest(
@@ -179,6 +186,36 @@ def reject_question(q: QuestionAsked, reason: str, now_ms: int) -> tuple[list[Em
     return [Emit(ANSWERS, q.session_id, final)], record
 
 
+def engine_failed(
+    record: SessionRecord,
+    step: str,
+    error: Exception | str,
+    iterations: int,
+    fallbacks: list[str],
+    now_ms: int,
+) -> tuple[list[Emit], SessionRecord]:
+    """The engine (and its fallback, if any) failed a step: the session ends FAILED, with a
+    FINAL event saying why, rather than the asker waiting for one that never comes."""
+    reason = f"the reasoning engine failed while it was doing the {step} step: {error}"
+    reason = reason[: REASON_CHARS + 80]
+    final = AnswerEvent(
+        record.session_id,
+        SEQ_ANSWER,
+        "FINAL",
+        now_ms,
+        stage=step,
+        status="FAILED",
+        answer=reason,
+        iterations=iterations,
+        stop_reason="engine_failed",
+        fallbacks=fallbacks,
+    )
+    failed = dataclasses.replace(
+        record, status="FAILED", iterations=iterations, stop_reason="engine_failed", answer=reason
+    )
+    return [Emit(ANSWERS, record.session_id, final)], failed
+
+
 def conduct(
     ev: Evaluation, engine: LLMEngine, now_ms: int
 ) -> tuple[list[Emit], SessionRecord | None]:
@@ -186,6 +223,11 @@ def conduct(
     state, plan = ev.state, ev.state.plan
     done = ev.iteration + 1
     seq = SEQ_PER_ITERATION * (ev.iteration + 1)
+    if ev.failure:  # the librarian could not evaluate this iteration at all
+        record = SessionRecord(
+            ev.session_id, state.subject_id, state.user_id, state.question, "FAILED"
+        )
+        return engine_failed(record, "evaluate", ev.failure, done, state.fallbacks, now_ms)
     note = progress(
         ev.session_id,
         seq,
@@ -256,14 +298,24 @@ def answer(
         for i, e in enumerate(evidence)
     ]
     complete = status == "ANSWERED"
-    draft = "".join(engine.answer(state.question, plan.language, passages, complete))
-    review = engine.review(state.question, plan.language, draft, passages)
+    try:
+        with recording() as fell_back:
+            draft = "".join(engine.answer(state.question, plan.language, passages, complete))
+            review = engine.review(state.question, plan.language, draft, passages)
+    except Exception as exc:  # the engine and any fallback failed: end the session, say why
+        record = SessionRecord(
+            session_id, state.subject_id, state.user_id, state.question, "FAILED"
+        )
+        return engine_failed(record, "answer", exc, iterations, state.fallbacks, now_ms)
+    fallbacks = [*state.fallbacks, *fell_back]
     text = review.answer
     cited = sorted({int(n) for n in _CITATION.findall(text) if 0 < int(n) <= len(evidence)})
     if not cited:  # nothing survived the review: no passage answers, nothing comes close
         status, text = "INSUFFICIENT", ""
     if status == "INSUFFICIENT":
         text = insufficient_preface(plan.language, plan.tasks, satisfied) + text
+    if fallbacks:
+        text += fallback_note(plan.language, fallbacks)
     citations = [
         Citation(
             n,
@@ -297,6 +349,7 @@ def answer(
         citations=citations,
         iterations=iterations,
         stop_reason=stop_reason,
+        fallbacks=fallbacks,
     )
     emits.append(Emit(ANSWERS, session_id, final))
     record = SessionRecord(

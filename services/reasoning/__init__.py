@@ -22,16 +22,21 @@ if TYPE_CHECKING:
 
 def make_llm(settings: LLMSettings, embedder: Embedder | None = None) -> LLMEngine:
     """``gemini`` when GEMINI_API_KEY is set (or LLM_ENGINE=gemini), else ``extractive``.
+    Gemini comes wrapped in a fallback to ``extractive`` unless LLM_FALLBACK=none.
 
     The embedder, when given, lets the extractive engine add sentence similarity
     to its lexical evidence scores; Gemini does not need it.
     """
-    if settings.engine == "gemini":
-        from services.reasoning.gemini.llm import GeminiLLM
-
-        return GeminiLLM(settings)
     from services.reasoning.extractive import ExtractiveLLM
 
+    if settings.engine == "gemini":
+        from services.reasoning.fallback import FallbackLLM
+        from services.reasoning.gemini.llm import GeminiLLM
+
+        if settings.llm_fallback == "none":
+            return GeminiLLM(settings)
+        # a step Gemini fails (after its retries) is taken by the offline engine
+        return FallbackLLM(GeminiLLM(settings), ExtractiveLLM(embedder))
     return ExtractiveLLM(embedder)
 
 

@@ -38,6 +38,11 @@ class UseM3Embedder:
         self._model = None
         self._lock = threading.Lock()
 
+    def load(self) -> None:
+        """Load the weights now (``warm_up``), not at the first ``embed``: constructing the
+        model is cheap, its first encode reads them (0.12 s against 0.96 s measured)."""
+        self.embed(["warm-up"])
+
     def _loaded(self):
         with self._lock:
             if self._model is None:
@@ -55,6 +60,18 @@ class UseM3Embedder:
             for i in range(0, len(texts), self.batch_size)
         ]
         return normalise(np.vstack(parts))
+
+
+def warm_up(embedder: Embedder) -> threading.Thread | None:
+    """Load a local model in a thread, while the service starts and joins its groups, instead
+    of inside the first batch it handles (USE-m3: about a second, more on a busy machine, of
+    every restart). Remote embedders have nothing to load and are left alone."""
+    load = getattr(embedder, "load", None)
+    if load is None:
+        return None
+    thread = threading.Thread(target=load, name="embedder-warm-up", daemon=True)
+    thread.start()
+    return thread
 
 
 class CachedEmbedder:

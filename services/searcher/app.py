@@ -36,7 +36,7 @@ from services.common.kafka_io import (
 from services.common.service import run_runners
 from services.common.settings import KafkaSettings
 from services.reasoning import make_embedder
-from services.reasoning.embedders import Embedder
+from services.reasoning.embedders import Embedder, warm_up
 from services.searcher import engine as physical
 from services.searcher.scope import SearchFilters
 from services.searcher.settings import SearcherSettings
@@ -146,6 +146,13 @@ class Searcher:
         self.sessions.update(restored)
         logger.info("restored %d session state(s) for partitions %s", len(restored), numbers)
 
+    def on_abort(self, assignment: list[TopicPartition]) -> None:
+        """An aborted batch's state updates were never committed: forget them all, and take
+        the state of the partitions still owned from the changelog again."""
+        numbers = [p.partition for p in assignment]
+        self.sessions = restore_sessions(self.settings, numbers)
+        logger.info("state rebuilt after an aborted batch: %d session(s)", len(self.sessions))
+
     def on_request(self, req: SearchRequest) -> list[Emit]:
         new_state, emits = search_step(
             req, self.sessions.get(req.session_id), self.search, now_ms()
@@ -163,10 +170,15 @@ class Searcher:
             event_type=SearchRequest,
             handle=self.on_request,
             on_assign=self.on_assign,
+            on_abort=self.on_abort,
+            transient=db.transient,
         )
 
 
 def run(stop: threading.Event, settings: SearcherSettings | None = None) -> None:
     settings = settings or SearcherSettings()
-    db.migrate(settings)
-    run_runners([Searcher(settings).runner()], stop)
+    embedder = make_embedder(settings)
+    warm_up(embedder)
+    if not db.migrate_when_reachable(settings, stop):
+        return
+    run_runners([Searcher(settings, embedder=embedder).runner()], stop)
