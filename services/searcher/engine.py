@@ -301,7 +301,13 @@ def _search(
 
     def run_dense(on: psycopg.Connection) -> DenseResult:
         return vector_search(
-            on, scope, query_vector, depth, eligible, exact_scan_max=exact_scan_max
+            on,
+            scope,
+            query_vector,
+            depth,
+            eligible,
+            excluded=n_excluded,
+            exact_scan_max=exact_scan_max,
         )
 
     if wants_vector and vector_conn is not None:
