@@ -56,30 +56,36 @@ class DenseResult:
     ef_search: int | None = None
 
 
+# Each statement keeps the nearest ``vec_wide`` rows by halfvec distance, then re-ranks them
+# on the float embedding: detoasting 2 KB for each of the few rows kept is cheap.
 # The OFFSET 0 fence keeps the planner from ordering through the HNSW index.
 _EXACT_SQL = """
-SELECT chunk_id FROM (
-    SELECT c.chunk_id, c.embedding_half <=> %(vec_query)s::halfvec AS distance
-    FROM chunks c JOIN materials m ON m.material_id = c.material_id
-    WHERE {scope}
-    OFFSET 0
-) AS scoped
-ORDER BY distance, chunk_id
-LIMIT %(vec_wide)s
+WITH near AS MATERIALIZED (
+    SELECT chunk_id FROM (
+        SELECT c.chunk_id, c.embedding_half <=> %(vec_query)s::halfvec AS distance
+        FROM chunks c JOIN materials m ON m.material_id = c.material_id
+        WHERE {scope}
+        OFFSET 0
+    ) AS scoped
+    ORDER BY distance, chunk_id
+    LIMIT %(vec_wide)s
+)
+SELECT c.chunk_id, c.embedding <=> %(vec_query)s AS distance
+FROM near JOIN chunks c USING (chunk_id)
+ORDER BY distance, c.chunk_id
+LIMIT %(vec_limit)s
 """
 
 _HNSW_SQL = """
-SELECT c.chunk_id
-FROM chunks c JOIN materials m ON m.material_id = c.material_id
-WHERE {scope}
-ORDER BY c.embedding_half <=> %(vec_query)s::halfvec
-LIMIT %(vec_wide)s
-"""
-
-# Full precision for the few rows kept: detoasting 2 KB for each of them is cheap.
-_RERANK_SQL = """
+WITH near AS MATERIALIZED (
+    SELECT c.chunk_id
+    FROM chunks c JOIN materials m ON m.material_id = c.material_id
+    WHERE {scope}
+    ORDER BY c.embedding_half <=> %(vec_query)s::halfvec
+    LIMIT %(vec_wide)s
+)
 SELECT c.chunk_id, c.embedding <=> %(vec_query)s AS distance
-FROM chunks c WHERE c.chunk_id = ANY(%(vec_ids)s::uuid[])
+FROM near JOIN chunks c USING (chunk_id)
 ORDER BY distance, c.chunk_id
 LIMIT %(vec_limit)s
 """
@@ -88,30 +94,27 @@ LIMIT %(vec_limit)s
 def _ranked(
     conn: psycopg.Connection, template: str, scope: ScopePredicate, vector: np.ndarray, limit: int
 ) -> list[Hit]:
-    params = dict(scope.params, vec_query=vector, vec_wide=limit + RERANK_MARGIN)
-    query = sql.SQL(template).format(scope=scope.clause)
-    ids = [row[0] for row in conn.execute(query, params).fetchall()]
-    if not ids:
-        return []
-    rows = conn.execute(
-        _RERANK_SQL, {"vec_query": vector, "vec_ids": ids, "vec_limit": limit}
-    ).fetchall()
+    params = dict(scope.params, vec_query=vector, vec_wide=limit + RERANK_MARGIN, vec_limit=limit)
+    rows = conn.execute(sql.SQL(template).format(scope=scope.clause), params).fetchall()
     return [Hit(chunk_id, 1.0 - float(distance)) for chunk_id, distance in rows]
 
 
 def _hnsw(
     conn: psycopg.Connection, scope: ScopePredicate, vector: np.ndarray, limit: int
 ) -> list[Hit]:
-    with conn.transaction():
+    params = dict(scope.params, vec_query=vector, vec_wide=limit + RERANK_MARGIN, vec_limit=limit)
+    with conn.pipeline():  # settings, search, settings back: one round trip
         conn.execute(
             "SELECT set_config('hnsw.iterative_scan', 'strict_order', true),"
             " set_config('hnsw.ef_search', %s, true), set_config('enable_sort', 'off', true)",
             (str(EF_SEARCH),),
         )
-        hits = _ranked(conn, _HNSW_SQL, scope, vector, limit)
+        found = conn.execute(sql.SQL(_HNSW_SQL).format(scope=scope.clause), params)
         # Back to the session's values before the caller's transaction goes on.
-        conn.execute("RESET hnsw.iterative_scan; RESET hnsw.ef_search; RESET enable_sort")
-    return hits
+        conn.execute("RESET hnsw.iterative_scan")
+        conn.execute("RESET hnsw.ef_search")
+        conn.execute("RESET enable_sort")
+    return [Hit(chunk_id, 1.0 - float(distance)) for chunk_id, distance in found.fetchall()]
 
 
 def vector_search(
