@@ -182,7 +182,7 @@ def test_dynamic_k_neighbours_and_fallbacks(db_conn, subject_id):
     )
     assert outcome.candidates[0].text == TEXTS[1]
     # complexity doubles k; a retry would widen it, but not past the first search's k in a
-    # 6-chunk scope (a fifth of it is 1.2)
+    # 6-chunk scope (3 x sqrt(6) is 7.3)
     outcome = search(
         db_conn, SearchQuery(subject_id, "alice", ["気団"], retry=1, complexity=2.0), HashEmbedder()
     )

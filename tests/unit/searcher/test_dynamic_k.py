@@ -34,11 +34,13 @@ def test_retries_widen_exponentially_with_a_cap():
 
 
 def test_retry_growth_respects_the_scope_size():
-    # 100 chunks: the growth stops at a fifth of them, never at 50
-    assert [choose_k(100, 1.0, r) for r in range(4)] == [5, 16, 20, 20]
-    assert choose_k(100, 2.0, 2) == 20
+    # 100 chunks: the growth stops at 3 x sqrt(100) = 30, never at 50
+    assert [choose_k(100, 1.0, r) for r in range(4)] == [5, 16, 30, 30]
+    assert choose_k(100, 2.0, 2) == 30
+    # a 40-chunk scope still widens a comparison's first k of 10
+    assert [choose_k(40, 2.0, r) for r in range(3)] == [10, 19, 19]
     # a first search is never cut below f(N) x complexity, however small the scope
-    assert choose_k(12, 2.0, 0) == 10 and choose_k(12, 2.0, 3) == 10
+    assert choose_k(6, 2.0, 0) == 10 and choose_k(6, 2.0, 3) == 10
     # large scopes grow as before
     assert [choose_k(100_000, 1.0, r) for r in range(3)] == [20, 64, 200]
 
