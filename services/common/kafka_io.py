@@ -125,14 +125,6 @@ def make_producer(
     }
     if transactional_id:
         config["transactional.id"] = transactional_id
-        # A stage produces a batch's outputs last, then commits: nothing else will join them,
-        # so waiting for more (linger) only delays the hop. And AddPartitionsToTxn right after
-        # a commit may meet CONCURRENT_TRANSACTIONS while the markers are written; librdkafka
-        # retries after retry.backoff.ms (100), the Java client after 20. Interleaved A/B, two
-        # service sets, 40 questions each, one at a time (load 4.7): Kafka overhead per
-        # iteration 46.6 -> 37.8 ms with both.
-        config["linger.ms"] = 0
-        config["retry.backoff.ms"] = 10
         # a batch may embed a long file: allow it the broker's default maximum (15 min)
         config["transaction.timeout.ms"] = 900_000
     return Producer(config)
