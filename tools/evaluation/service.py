@@ -57,11 +57,21 @@ class ServiceSet:
 
     @property
     def subject_id(self) -> str:
+        """Names what is stored: the files, and the parser and chunker that stored them (a
+        changed chunker must not be measured on chunks its predecessor made)."""
         digest = sha256_hex(
-            (LAYOUT + repr(DEFAULT_LIMITS)).encode()
+            (LAYOUT + repr(DEFAULT_LIMITS) + ingest_code_version()).encode()
             + b"".join(name.encode() + sha256_hex(data).encode() for name, data in self.files)
         )
         return f"eval-{self.name}-svc-{digest[:12]}"
+
+
+def ingest_code_version() -> str:
+    """A digest of the ingestor's parsing and chunking code."""
+    from services import ingestor
+
+    folder = Path(ingestor.__file__).parent
+    return sha256_hex(b"".join(p.read_bytes() for p in sorted(folder.glob("*.py"))))[:12]
 
 
 _SPACE = re.compile(r"\s+")
