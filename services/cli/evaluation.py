@@ -70,26 +70,51 @@ def retrieval(
     ] = None,
     mode: Annotated[str, typer.Option(help="bm25, vector, hybrid or all.")] = "all",
     sweep: Annotated[bool, typer.Option(help="Also fuse with other fusion settings.")] = False,
+    conditions: Annotated[
+        str,
+        typer.Option(
+            help="ideal (one chunk per paragraph, k=20), service (real parser and chunker, "
+            "k from dynamic k) or both. A course folder (materials/) has service only."
+        ),
+    ] = "both",
+    queries: Annotated[
+        str,
+        typer.Option(help="Queries file of a course folder (materials/), e.g. identifiers.jsonl."),
+    ] = "queries.jsonl",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
-    """Recall@1/5/10/20, MRR@10 and nDCG@10 of the search engine (and bm25s) on DATASET."""
+    """Recall@1/5/10/20, MRR@10 and nDCG@10 of the search engine (and bm25s) on DATASET,
+    and hit@k / MRR@k under service conditions."""
     from tools.evaluation import retrieval as ev
 
     dataset = dataset_or_default(dataset, "jsquad_ja")
     if mode not in (*MODES, "all"):
         raise fail(ValueError("--mode must be bm25, vector, hybrid or all"))
+    if conditions not in ("ideal", "service", "both"):
+        raise fail(ValueError("--conditions must be ideal, service or both"))
     systems = list(ev.SYSTEMS) if mode == "all" else [mode]
+    course = (dataset / "materials").is_dir()
     try:
-        report = _run_eval(ev, dataset, systems, sweep)
+        report = {}
+        if conditions != "service" and not course:
+            report = _run_eval(ev, dataset, systems, sweep)
+        if conditions != "ideal":
+            report["service_conditions"] = _run_service(dataset, queries if course else None)
     except (EduanimaError, ValueError) as exc:
         raise fail(exc) from exc
     if as_json:
         print(json.dumps(report, ensure_ascii=False, indent=2))
         return
-    for title, rows in (("systems", report["systems"]), ("fusion sweep", report.get("sweep", {}))):
+    tables = [("systems", report.get("systems", {})), ("fusion sweep", report.get("sweep", {}))]
+    service = report.get("service_conditions")
+    if service:
+        tables.append((f"service conditions ({service['chunks']} chunks)", service["systems"]))
+    for title, rows in tables:
         if not rows:
             continue
-        table = Table(title=f"{report['dataset']} ({report['questions']} questions): {title}")
+        name = report.get("dataset") or service["dataset"]
+        count = report.get("questions") or service["questions"]
+        table = Table(title=f"{name} ({count} questions): {title}")
         table.add_column("system")
         metric_names = list(next(iter(rows.values())))
         for name in metric_names:
@@ -150,6 +175,26 @@ def _run_eval(ev, directory: Path, systems: list[str], sweep: bool) -> dict:
             for name, m in ev.fusion_sweep(lists, data.questions, ev.sweep_configs()).items()
         }
     return report
+
+
+def _run_service(directory: Path, queries: str | None) -> dict:
+    from tools.evaluation import retrieval as ev
+    from tools.evaluation import service
+
+    if queries is None:
+        sset = service.from_qa(ev.load_dataset(directory))
+    else:
+        sset = service.from_materials(directory, directory / queries)
+    embedder = CachedEmbedder(UseM3Embedder(), HomeSettings().eduanima_home / "embed-cache")
+    with connect(DatabaseSettings()) as conn, progress_bars() as progress:
+        tasks: dict[str, int] = {}
+
+        def report(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = progress.add_task(f"service conditions: {stage}", total=total)
+            progress.update(tasks[stage], completed=done)
+
+        return service.evaluate(conn, sset, embedder, service.chars_sweep(), report)
 
 
 @app.command()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
 from services.cli.common import console, friendly_errors
@@ -54,13 +56,21 @@ def register(app: typer.Typer) -> None:
     app.add_typer(db_app, name="db")
 
     @app.command()
-    def up() -> None:
+    def up(
+        upgrade_postgres: Annotated[
+            bool,
+            typer.Option(
+                help="First upgrade PostgreSQL data of an older local server in place "
+                "(pg_upgrade; the old directory is kept)."
+            ),
+        ] = False,
+    ) -> None:
         """Start local Kafka, PostgreSQL+pgvector, GCS emulator; apply topics and migrations."""
         from deploy.local import LocalDeployError, LocalDeploySettings
         from deploy.local import up as start
 
         try:
-            start(LocalDeploySettings(), console)
+            start(LocalDeploySettings(), console, upgrade_postgres=upgrade_postgres)
         except LocalDeployError as exc:
             console.print(f"[red]error:[/red] {exc}")
             raise typer.Exit(1) from exc

@@ -79,10 +79,11 @@ def migration_files() -> list[tuple[int, str, str]]:
     return sorted(found)
 
 
-def migrate(settings: DatabaseSettings) -> list[str]:
+def migrate(settings: DatabaseSettings, *, upto: int | None = None) -> list[str]:
     """Apply pending migrations in one transaction each; return the names applied.
 
-    An advisory lock serialises concurrent services starting at once.
+    An advisory lock serialises concurrent services starting at once. ``upto`` stops after
+    that version (tests that build the schema an earlier release had).
     """
     applied: list[str] = []
     with connect(settings, register=False) as conn:
@@ -96,7 +97,7 @@ def migrate(settings: DatabaseSettings) -> list[str]:
             conn.commit()
             done = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
             for version, name, sql in migration_files():
-                if version in done:
+                if version in done or (upto is not None and version > upto):
                     continue
                 logger.info("applying migration %s", name)
                 conn.execute(sql)

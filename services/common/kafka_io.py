@@ -16,6 +16,7 @@ import time
 import traceback
 import zlib
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -357,6 +358,7 @@ class StageRunner(Generic[E]):
         # being back (each try of a database that is down waits DB_WAIT_S anyway)
         self._backoff = Backoff(first=0.5, cap=2.0)
         self._committed = 0
+        self._aside = ThreadPoolExecutor(1, thread_name_prefix=f"{stage}-offsets")
         self._hold_after = hook_hold_after(settings.eduanima_test_hold_transaction, stage)
         self._last_client_error = 0.0
 
@@ -504,23 +506,32 @@ class StageRunner(Generic[E]):
         if self._producer_lost_brokers:
             self._replace_producer(stop, "it lost every broker while idle")
         self.producer.begin_transaction()
-        for msg in batch:
-            self.process(msg)
-        if self._hold_after == self._committed:
-            self._hold_open(batch, stop)
+        # The consumed offsets are known before the stage runs, so they join the transaction
+        # while it works (on the aside thread, through the watchdog as before): their two
+        # broker round trips (AddOffsetsToTxn, TxnOffsetCommit) no longer add to every hop.
+        # Measured one question at a time: 5.2-8.3 ms per hop on the critical path before.
+        offsets = self.consumer.position(self.consumer.assignment())
+        metadata = self.consumer.consumer_group_metadata()
+        producer = self.producer
+        joined = self._aside.submit(
+            self._until_done,
+            "send_offsets_to_transaction",
+            lambda: producer.send_offsets_to_transaction(offsets, metadata, TXN_STEP_S),
+            stop,
+        )
+        try:
+            for msg in batch:
+                self.process(msg)
+            if self._hold_after == self._committed:
+                self._hold_open(batch, stop)
+        finally:
+            wait([joined])  # no other transactional call may overlap it, abort included
+        joined.result()
         self.producer.poll(0)
         if self._producer_lost_brokers:  # the broker went away during this batch
             raise ProducerStuck(
                 KafkaError(KafkaError._ALL_BROKERS_DOWN, "every broker went away in the batch")
             )
-        offsets = self.consumer.position(self.consumer.assignment())
-        metadata = self.consumer.consumer_group_metadata()
-        producer = self.producer
-        self._until_done(
-            "send_offsets_to_transaction",
-            lambda: producer.send_offsets_to_transaction(offsets, metadata, TXN_STEP_S),
-            stop,
-        )
         self._until_done(
             "commit_transaction", lambda: producer.commit_transaction(TXN_STEP_S), stop
         )

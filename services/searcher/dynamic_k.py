@@ -1,4 +1,5 @@
-"""How many chunks one search returns: k = f(N) x complexity x retry expansion.
+"""How many chunks one search returns: k = f(N) x complexity x retry expansion, the
+expansion bounded by 3 x sqrt(N).
 
 The caller never chooses k (seed 000): the searcher knows the scope size N and
 the session's retry count. f grows with log N because a dense corpus needs a
@@ -15,6 +16,10 @@ MIN_COMPLEXITY, MAX_COMPLEXITY = 1.0, 2.0
 # Each retry widens by sqrt(10): 5 -> 16 -> 50, the exponential search of seed 000.
 RETRY_GROWTH = math.sqrt(10.0)
 K_CAP = 200
+# The growth stops at 3 x sqrt(N): half of a 100-chunk subject on retry 2 (k=50) would be no
+# search at all, while a 40-chunk one should still widen from 10 (k 10 -> 19). A first
+# search's k is never cut by it.
+GROWTH_LIMIT_PER_SQRT_N = 3.0
 
 
 def base_k(n_scope: int) -> float:
@@ -35,5 +40,7 @@ def choose_k(n_scope: int, complexity: float = 1.0, retry: int = 0, cap: int = K
     if math.isnan(complexity):
         raise ValueError("complexity must be a number")
     complexity = min(max(complexity, MIN_COMPLEXITY), MAX_COMPLEXITY)
-    growth = RETRY_GROWTH ** min(retry, 10)
-    return max(1, min(cap, math.ceil(base_k(n_scope) * complexity * growth - 1e-9)))
+    first = base_k(n_scope) * complexity
+    grown = first * RETRY_GROWTH ** min(retry, 10)
+    k = min(grown, max(first, GROWTH_LIMIT_PER_SQRT_N * math.sqrt(n_scope)))
+    return max(1, min(cap, math.ceil(k - 1e-9)))

@@ -23,6 +23,7 @@ from psycopg import sql
 
 from services.common.errors import InvalidInput, StoreError
 from services.reasoning.embedders import Embedder
+from services.searcher.chars import chars_search, literal_spans
 from services.searcher.dense import DenseResult, vector_search
 from services.searcher.dynamic_k import K_CAP, choose_k
 from services.searcher.fusion import DEFAULT_FUSION, Fused, FusionConfig, Hit, fuse, single_source
@@ -37,6 +38,9 @@ MODES: tuple[str, ...] = ("hybrid", "bm25", "vector")
 DIVERSIFY_MIN_SCOPE = 10_000
 MAX_QUERY_CHARS = 4_000
 MAX_SEEN_IDS = 100_000
+# The character list's share of the fused candidates: a rare identifier is held by a few
+# chunks; past them it adds only chunks that repeat it in passing.
+CHARS_CAP = 10
 
 
 @dataclass(frozen=True)
@@ -301,7 +305,13 @@ def _search(
 
     def run_dense(on: psycopg.Connection) -> DenseResult:
         return vector_search(
-            on, scope, query_vector, depth, eligible, exact_scan_max=exact_scan_max
+            on,
+            scope,
+            query_vector,
+            depth,
+            eligible,
+            excluded=n_excluded,
+            exact_scan_max=exact_scan_max,
         )
 
     if wants_vector and vector_conn is not None:
@@ -317,6 +327,11 @@ def _search(
     if dense is not None:
         lists["vector"] = dense.hits
         outcome.vector_path, outcome.ef_search = dense.path, dense.ef_search
+    if query.mode == "hybrid" and fusion.weights.get("chars", 0.0) > 0:
+        spans = literal_spans([*_lexical_texts(query), query.vector_query])
+        found = chars_search(conn, scope, spans, n_scope, CHARS_CAP)
+        if found:
+            lists["chars"] = found
     fused = fuse(lists, fusion) if len(lists) > 1 else single_source(*lists.items())
     diversify = query.diversify if query.diversify is not None else n_scope >= DIVERSIFY_MIN_SCOPE
     if diversify and fused:

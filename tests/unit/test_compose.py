@@ -87,7 +87,9 @@ def test_credentialed_services_reach_the_compose_database_and_emulator(services)
 def test_infrastructure_images_and_health(services):
     assert services["kafka"]["image"] == "apache/kafka:4.0.1"
     assert services["kafka"]["environment"]["KAFKA_PROCESS_ROLES"] == "broker,controller"
-    assert services["postgres"]["image"] == "pgvector/pgvector:pg16"
+    # pgvector >= 0.8 on PostgreSQL 18, as deploy/local runs it
+    assert services["postgres"]["image"] == "pgvector/pgvector:0.8.2-pg18"
+    assert "postgres18-data:/var/lib/postgresql" in services["postgres"]["volumes"]
     for name in INFRASTRUCTURE:
         assert "healthcheck" in services[name], name
     for name in ("ingestor", "gateway"):

@@ -54,6 +54,7 @@ class Question:
     qid: str
     question: str
     gold: frozenset[str]
+    answers: tuple[str, ...] = ()
 
 
 @dataclass
@@ -89,7 +90,9 @@ def load_dataset(directory: Path) -> Dataset:
             Document(r["doc_id"], r["title"], r["text"]) for r in _jsonl(directory / "corpus.jsonl")
         ]
         questions = [
-            Question(r["qid"], r["question"], frozenset(r["gold_doc_ids"]))
+            Question(
+                r["qid"], r["question"], frozenset(r["gold_doc_ids"]), tuple(r.get("answers", ()))
+            )
             for r in _jsonl(directory / "queries.jsonl")
         ]
     except KeyError as exc:

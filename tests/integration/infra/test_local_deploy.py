@@ -99,7 +99,7 @@ def test_status_reports_three_healthy_components_and_pgvector(
     assert all(item.healthy for item in report.values()), report
     assert report["kafka"].version == "4.0.1"
     assert report["kafka"].address == private_deploy.kafka_bootstrap
-    assert report["postgres"].version.startswith("16.")
+    assert report["postgres"].version.startswith("18.")
     assert report["postgres"].detail.startswith("vector ")
     assert private_deploy.gcs_bucket in report["gcs-emulator"].detail
 

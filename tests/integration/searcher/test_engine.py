@@ -92,8 +92,17 @@ def _exact_top(vectors: np.ndarray, ids: list, query: np.ndarray, allowed: set, 
     return [ids[i] for i in order[:k]]
 
 
-@pytest.mark.parametrize("exact_scan_max", [0, None])  # 0 forces the HNSW path and its fallback
-def test_exactly_k_rows_matching_exact_search_under_heavy_exclusion(db_conn, exact_scan_max):
+@pytest.mark.parametrize(
+    ("exact_scan_max", "n_seen", "paths"),
+    [
+        (0, 30, ("hnsw",)),  # 0 sends any scope to the index; few seen: the iterative scan
+        (0, 120, ("exact",)),  # more seen than rows asked: the exact scan even so
+        (None, 120, ("exact",)),  # a small scope: always exact
+    ],
+)
+def test_exactly_k_rows_matching_exact_search_under_heavy_exclusion(
+    db_conn, exact_scan_max, n_seen, paths
+):
     rng = np.random.default_rng(3)
     subjects = [f"subj-k-{uuid.uuid4().hex[:6]}" for _ in range(3)]
     ids, vecs, material_of = [], [], {}
@@ -116,8 +125,8 @@ def test_exactly_k_rows_matching_exact_search_under_heavy_exclusion(db_conn, exa
     in_filter = [c for c, (s, m) in material_of.items() if s == target and m in materials]
     query = vectors[ids.index(in_filter[0])] + 0.01
     query = query / np.linalg.norm(query)
-    # exclude the 120 nearest eligible chunks: the neighbours an HNSW scan would find first
-    seen = set(_exact_top(vectors, ids, query, set(in_filter), 120))
+    # exclude the nearest eligible chunks: the neighbours an HNSW scan would find first
+    seen = set(_exact_top(vectors, ids, query, set(in_filter), n_seen))
     request = SearchQuery(
         target,
         "u",
@@ -138,10 +147,9 @@ def test_exactly_k_rows_matching_exact_search_under_heavy_exclusion(db_conn, exa
     )
     expected = _exact_top(vectors, ids, query, set(in_filter) - seen, 20)
     assert [c.chunk_id for c in outcome.candidates] == expected
-    assert outcome.n_scope == 150 and outcome.n_excluded == 120
-    if exact_scan_max == 0:
-        assert outcome.vector_path in ("hnsw", "hnsw+exact")
-    # 30 eligible left: asking for 50 returns all 30, never more
+    assert outcome.n_scope == 150 and outcome.n_excluded == n_seen
+    assert outcome.vector_path in paths
+    # asking for 50 returns min(50, eligible): with 120 seen, all 30 left, never more
     outcome = search(
         db_conn,
         request,
@@ -150,7 +158,7 @@ def test_exactly_k_rows_matching_exact_search_under_heavy_exclusion(db_conn, exa
         query_vector=query,
         vector_exact_scan_max=exact_scan_max,
     )
-    assert len(outcome.candidates) == 30
+    assert len(outcome.candidates) == min(50, 150 - n_seen)
 
 
 def test_dynamic_k_neighbours_and_fallbacks(db_conn, subject_id):
@@ -173,11 +181,12 @@ def test_dynamic_k_neighbours_and_fallbacks(db_conn, subject_id):
         db_conn, SearchQuery(subject_id, "alice", [], "台風はいつ多い？", mode="bm25"), None
     )
     assert outcome.candidates[0].text == TEXTS[1]
-    # retries widen k; complexity doubles it
+    # complexity doubles k; a retry would widen it, but not past the first search's k in a
+    # 6-chunk scope (3 x sqrt(6) is 7.3)
     outcome = search(
         db_conn, SearchQuery(subject_id, "alice", ["気団"], retry=1, complexity=2.0), HashEmbedder()
     )
-    assert outcome.k == 32 and len(outcome.candidates) == 6
+    assert outcome.k == 10 and len(outcome.candidates) == 6
     # page filter narrows N
     outcome = search(
         db_conn,

@@ -33,6 +33,18 @@ def test_retries_widen_exponentially_with_a_cap():
     assert choose_k(10**7, 2.0, 10**6) == K_CAP
 
 
+def test_retry_growth_respects_the_scope_size():
+    # 100 chunks: the growth stops at 3 x sqrt(100) = 30, never at 50
+    assert [choose_k(100, 1.0, r) for r in range(4)] == [5, 16, 30, 30]
+    assert choose_k(100, 2.0, 2) == 30
+    # a 40-chunk scope still widens a comparison's first k of 10
+    assert [choose_k(40, 2.0, r) for r in range(3)] == [10, 19, 19]
+    # a first search is never cut below f(N) x complexity, however small the scope
+    assert choose_k(6, 2.0, 0) == 10 and choose_k(6, 2.0, 3) == 10
+    # large scopes grow as before
+    assert [choose_k(100_000, 1.0, r) for r in range(3)] == [20, 64, 200]
+
+
 def test_bad_input():
     with pytest.raises(ValueError):
         choose_k(-1)

@@ -1,0 +1,58 @@
+"""The character list against a real PostgreSQL (pg_trgm): exact strings, inside the scope."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.common.materials import enroll, ensure_subject
+from services.searcher.chars import chars_search, literal_spans
+from services.searcher.engine import SearchQuery, search
+from services.searcher.fusion import FusionConfig
+from services.searcher.scope import SearchFilters, scope_predicate
+
+from .conftest import HashEmbedder, add_material
+
+pytestmark = pytest.mark.integration
+
+TEXTS = [
+    "SET hnsw.iterative_scan = relaxed_order; で反復インデックススキャンを有効にする。",
+    "HNSW の探索は iterative な手順で scan を繰り返す。hnsw の iterative scan の一般論。",
+    "scan, iterative, hnsw: 索引の用語集。iterativeXscan は別物。",
+    "エラー SF-E5003 は在庫 API のタイムアウトを表す。",
+    "エラーコード一覧: SF-E5004 と SF-W2004。",
+]
+
+
+def test_chunks_holding_the_identifier_come_first_and_only_in_scope(db_conn, subject_id):
+    ensure_subject(db_conn, subject_id)
+    enroll(db_conn, subject_id, "alice")
+    stored = add_material(db_conn, subject_id, "t", "a.md", TEXTS)
+    # someone else's private note with the same identifier stays out of alice's results
+    add_material(
+        db_conn,
+        subject_id,
+        "bob",
+        "b.md",
+        ["bob: hnsw.iterative_scan を試す"],
+        visibility="private",
+    )
+    db_conn.commit()
+    scope = scope_predicate(subject_id, "alice", SearchFilters())
+
+    spans = literal_spans(["hnsw.iterative_scan は何のために有効にするの？"])
+    hits = chars_search(db_conn, scope, spans, n_scope=5, limit=10)
+    assert [h.key for h in hits] == [stored.chunk_ids[0]]  # "_" is no wildcard: not chunk 2
+
+    hits = chars_search(db_conn, scope, literal_spans(["SF-E5003 とは"]), n_scope=5, limit=10)
+    assert [h.key for h in hits] == [stored.chunk_ids[3]]
+    assert chars_search(db_conn, scope, [], n_scope=5, limit=10) == []
+
+    # fused into the default hybrid, the chunk with the identifier leads; without the list the
+    # chunk repeating its pieces (hnsw, iterative, scan) wins on BM25
+    query = SearchQuery(subject_id, "alice", ["hnsw.iterative_scan"], "hnsw.iterative_scan とは")
+    outcome = search(db_conn, query, HashEmbedder(), k_override=3)
+    assert outcome.candidates[0].chunk_id == stored.chunk_ids[0]
+    assert "chars" in outcome.candidates[0].ranks
+    without = FusionConfig("convex", {"bm25": 0.85, "vector": 0.15})
+    outcome = search(db_conn, query, HashEmbedder(), fusion=without, k_override=3)
+    assert outcome.candidates[0].chunk_id == stored.chunk_ids[1]
