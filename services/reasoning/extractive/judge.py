@@ -22,19 +22,19 @@ from services.reasoning.llm import Finding, Judgement, Passage, PlannedTask
 # xquad_en (dev); negatives are the unanswerable questions and every answerable one without
 # its gold passages. Leave-one-set-out figures in docs/quality.md.
 SUFFICIENCY_WEIGHTS = {
-    "unit_logit": 1.42,
-    "cover": -1.35,
-    "cover_unit": -0.90,
-    "similarity": -0.86,
-    "gap": 0.02,
-    "shape": -0.49,
-    "prior": 1.17,
-    "top_rank_cover": 3.58,
-    "max_cover": 0.44,
-    "max_similarity": 0.90,
-    "min_gap": -0.73,
+    "unit_logit": 1.35,
+    "cover": -1.75,
+    "cover_unit": -0.19,
+    "similarity": -0.61,
+    "gap": 0.25,
+    "shape": -0.53,
+    "prior": 1.14,
+    "top_rank_cover": 3.80,
+    "max_cover": -0.27,
+    "max_similarity": 0.98,
+    "min_gap": -1.42,
 }
-SUFFICIENCY_BIAS = -3.32
+SUFFICIENCY_BIAS = -2.80
 
 
 def sufficiency_features(logits: np.ndarray, signals: np.ndarray) -> dict[str, float]:

@@ -108,8 +108,8 @@ FEATURES = (
 # Logistic weights of FEATURES and the bias: the odds that a unit holds the answer. Fitted by
 # `eduanima eval calibrate` on eval/course, eval/course_ml, jsquad_ja and xquad_en (dev),
 # each set weighing the same; leave-one-set-out figures in docs/quality.md.
-WEIGHTS = (2.01, -0.20, 0.29, 1.74, 0.93, 1.54, 0.26, 2.56, -0.89, 0.78, -1.18, -0.13)
-BIAS = -3.07
+WEIGHTS = (2.05, -0.38, 0.65, 1.36, 0.85, 1.64, 0.42, 2.66, -0.67, 0.84, -0.64, -0.50)
+BIAS = -3.37
 
 
 def unit_logit(s: Signals) -> float:
