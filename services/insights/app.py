@@ -35,8 +35,10 @@ import faust
 import httpx
 from prometheus_client import CollectorRegistry, Counter
 
+from services.common import health
 from services.common.events import ChunksStored, IngestJob, MaterialChanged
 from services.common.kafka_io import make_consumer
+from services.common.settings import RuntimeSettings
 from services.insights import codec, lag, stages, transport, views
 from services.insights.metrics import InsightsCollector
 from services.insights.settings import InsightsSettings
@@ -128,10 +130,12 @@ class Insights:
         self.jobs = self._table("jobs", INSIGHTS_JOBS)
         self.ingest = self._table("ingest", INSIGHTS_INGEST)
         self.lag: list[dict[str, Any]] = []
+        self.lag_measured_at_ms: int | None = None
         self._lag_lock = threading.Lock()
         self._lag_reader: Any = None
         self._swept: dict[tuple[str, int], float] = {}
         self.app.on_partitions_revoked.connect(self.forget_revoked)
+        self.app.on_rebalance_complete.connect(self.report_partitions)
         self.app.agent(self.loop_source, name="loop")(self.loop_agent)
         self.app.agent(self.ingest_source, name="ingest")(self.ingest_agent)
         self.app.task(self.refresh_lag)  # once at start, then every interval
@@ -181,6 +185,13 @@ class Insights:
             for tp in [tp for tp in revoked if tp.topic == topic]:
                 recovery.active_offsets.pop(tp, None)
                 recovery.active_highwaters.pop(tp, None)
+
+    async def report_partitions(self, sender: Any, **_: Any) -> None:
+        """The partitions each side owns now, in the process's health report."""
+        actives = self.app.assignor.assigned_actives()
+        for name, table in (("insights.loop", self.loop), ("insights.ingest", self.ingest)):
+            topic = table.changelog_topic.get_topic_name()
+            health.stage_assigned(name, [tp.partition for tp in actives if tp.topic == topic])
 
     # --- agents -----------------------------------------------------------------------------
 
@@ -292,6 +303,7 @@ class Insights:
     async def refresh_lag(self) -> None:
         try:
             self.lag = await asyncio.get_running_loop().run_in_executor(None, self._measure_lag)
+            self.lag_measured_at_ms = int(time.time() * 1000)
         except Exception as exc:  # noqa: BLE001 - the views say lag is unknown, nothing more
             logger.warning("insights: consumer lag not measured: %s", exc)
 
@@ -379,7 +391,9 @@ class Insights:
             """Every stage's timings and consumer lag."""
             gathered = await self.gather("/insights/local/stages", self.local_stages())
             partials = gathered.partials["loop"] + gathered.partials["ingest"]
-            body = views.stages_view(partials, self.lag, int(time.time() * 1000))
+            body = views.stages_view(
+                partials, self.lag, int(time.time() * 1000), self.lag_measured_at_ms
+            )
             return view.json({**body, "complete": gathered.complete, "coverage": gathered.coverage})
 
         for path, handler in (
@@ -428,8 +442,21 @@ def _give_up() -> None:
 
 
 def main() -> None:
-    """``python -m services.insights``: run until SIGTERM; a crash exits non-zero."""
+    """``python -m services.insights``: run until SIGTERM; a crash exits non-zero. Like every
+    service process it writes a health report (``services.common.health``)."""
     settings = InsightsSettings()
+    runtime = RuntimeSettings()
     insights = Insights(settings)
-    logger.info("insights on %s", settings.canonical_url)
-    InsightsWorker(insights.app, quiet=True, redirect_stdouts=False).execute_from_commandline()
+    reporter = health.start(
+        runtime.health_dir,
+        service="insights",
+        instance=settings.instance_id,
+        restarts=runtime.eduanima_restarts,
+    )
+    logger.info("insights on %s (restart %d)", settings.canonical_url, runtime.eduanima_restarts)
+    worker = InsightsWorker(insights.app, quiet=True, redirect_stdouts=False)
+    try:
+        worker.execute_from_commandline()
+    except SystemExit as exc:
+        reporter.stop("crashed" if exc.code else "stopped")
+        raise

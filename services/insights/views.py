@@ -230,7 +230,10 @@ def material_rows(
 
 
 def stages_view(
-    partials: list[dict[str, Any]], lag: list[dict[str, Any]], now_ms: int
+    partials: list[dict[str, Any]],
+    lag: list[dict[str, Any]],
+    now_ms: int,
+    lag_measured_at_ms: int | None = None,
 ) -> dict[str, Any]:
     """Per stage: how long it takes from its input's record to its output's (total, the
     last hour, recent hours), and how far each consumer group is behind its input."""
@@ -248,4 +251,9 @@ def stages_view(
                 "hourly": _series(merged, "hour", now_ms, CHART_HOURS, _timing_json),
             }
         )
-    return {"stages": rows, "consumer_lag": lag, "generated_at_ms": now_ms}
+    return {
+        "stages": rows,
+        "consumer_lag": lag,
+        "consumer_lag_measured_at_ms": lag_measured_at_ms,
+        "generated_at_ms": now_ms,
+    }
