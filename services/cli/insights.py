@@ -94,9 +94,12 @@ def show_subject(view: dict[str, Any]) -> None:
 
 
 def show_stages(view: dict[str, Any]) -> None:
-    table = Table(title="Stages: from the input record to the output record")
-    for column in ("stage", "count", "mean", "p50", "p95", "last hour p95", "measures"):
-        table.add_column(column)
+    table = Table(
+        title="Stages: from the input record to the output record",
+        caption="what each stage measures: --json, `measures`",
+    )
+    for column in ("stage", "count", "mean", "p50", "p95", "last hour p95"):
+        table.add_column(column, no_wrap=column == "stage")
     for s in view["stages"]:
         table.add_row(
             s["stage"],
@@ -105,7 +108,6 @@ def show_stages(view: dict[str, Any]) -> None:
             _ms(s["p50_ms"]),
             _ms(s["p95_ms"]),
             _ms(s["last_hour"]["p95_ms"]),
-            s["measures"],
         )
     console.print(table)
     lag = Table(title="Consumer lag (committed messages not yet consumed)")
