@@ -15,6 +15,8 @@ from insights_instances import InsightsInstances
 from loop_events import Session
 
 from services.common.kafka_io import Publisher
+from topics.apply import admin_client
+from topics.registry import ALL_TOPICS, full_name
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -147,3 +149,10 @@ def test_counts_are_neither_lost_nor_doubled_across_rebalances(isolated_kafka):
         assert owned(instances, 1) == [0, 1, 2, 3, 4, 5]
     finally:
         instances.stop_all()
+    # faust created no topic of its own (no leader, changelog or repartition topic): every
+    # topic under the prefix is one the registry declares and `topics apply` made
+    prefix = isolated_kafka.eduanima_topic_prefix
+    present = {t for t in admin_client(isolated_kafka).list_topics(timeout=15).topics}
+    assert {t for t in present if t.startswith(prefix)} == {
+        full_name(spec, prefix) for spec in ALL_TOPICS
+    }
