@@ -40,6 +40,7 @@ IFS=, read -ra entries <<<"$GATEWAY_TOKENS"
 for entry in "${entries[@]}"; do
   echo "  ${entry#*=}: $console/#token=${entry%%=*}"
 done
+echo "Live insights: the console's Insights tab (teachers), or: eduanima insights stats101"
 if [ -t 0 ]; then
   echo "The services keep running; Ctrl-C stops them."
   wait $services || true

@@ -151,6 +151,11 @@ class GatewayClient:
             params={"include_resolved": include_resolved},
         )
 
+    def insights(self, subject_id: str) -> dict[str, Any]:
+        """The subject's live insights (teachers): counts per hour and day, latency, what the
+        materials do not cover, how often answers cite each material."""
+        return self._call("GET", f"/v1/subjects/{subject_id}/insights")
+
     def resolve(self, session_id: str, note: str = "") -> dict[str, Any]:
         return self._call("POST", f"/v1/unanswered/{session_id}/resolve", json={"note": note})
 

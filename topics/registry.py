@@ -5,6 +5,10 @@ Naming grammar: ``<prefix><stream>[.dlq]``.
 - ``.dlq`` is the dead-letter twin of an *input* topic: messages a consumer of
   that topic could not decode or process, with the original bytes and the
   error in headers.
+- ``.changelog`` ends the changelog of a service's faust table
+  (``insights.<table>.changelog``): compacted, with the partition count of the topics the
+  table is computed from, so each partition's state sits beside the partition it came from.
+  faust creates no topic itself (``topic_allow_declare`` is off); they are declared here.
 - ``prefix`` (``EDUANIMA_TOPIC_PREFIX``, empty in production) isolates test runs.
 
 Loop topics are keyed by ``session_id`` so every iteration of one question lands
@@ -58,6 +62,15 @@ MATERIALS_CHANGES = TopicSpec(
     "materials.changes", 3, "MaterialChanged", "material_key", retention_ms=365 * DAY_MS
 )
 
+# The insights service (faust): the changelogs of its tables. The loop
+# side is partitioned like the loop topics, the ingest side like ingest.jobs. Values are
+# faust's JSON table values, the service's private state: no Avro schema.
+INSIGHTS_SESSIONS = TopicSpec("insights.sessions.changelog", 6, None, "session_id", compacted=True)
+INSIGHTS_LOOP = TopicSpec("insights.loop.changelog", 6, None, "aggregate", compacted=True)
+INSIGHTS_JOBS = TopicSpec("insights.jobs.changelog", 3, None, "idempotency_key", compacted=True)
+INSIGHTS_INGEST = TopicSpec("insights.ingest.changelog", 3, None, "aggregate", compacted=True)
+INSIGHTS_TOPICS = (INSIGHTS_SESSIONS, INSIGHTS_LOOP, INSIGHTS_JOBS, INSIGHTS_INGEST)
+
 STREAMS = (
     INGEST_JOBS,
     CHUNKS_STORED,
@@ -68,6 +81,7 @@ STREAMS = (
     ANSWERS,
     SEARCH_SESSIONS,
     MATERIALS_CHANGES,
+    *INSIGHTS_TOPICS,
 )
 ALL_TOPICS: tuple[TopicSpec, ...] = STREAMS + tuple(dlq_spec(s) for s in STREAMS if s.has_dlq)
 

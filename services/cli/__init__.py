@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from services.cli import bench, evaluation, infra, loop, materials, search, teaching
+from services.cli import bench, evaluation, infra, insights, loop, materials, search, teaching
 
 app = typer.Typer(
     name="eduanima",
@@ -18,3 +18,4 @@ infra.register(app)
 teaching.register(app, materials.register(app))
 loop.register(app)
 search.register(app)
+insights.register(app)

@@ -11,7 +11,7 @@ import typer
 
 from services.cli.common import console, fail, friendly_errors, print_json
 
-SERVICES = ("ingestor", "searcher", "librarian", "professor", "gateway")
+SERVICES = ("ingestor", "searcher", "librarian", "professor", "gateway", "insights")
 
 
 def final_as_json(event) -> dict:

@@ -97,6 +97,31 @@ class AvroCodec:
             return CONFLUENT_MAGIC + struct.pack(">I", schema_id) + body.getvalue()
         return _header(name) + body.getvalue()
 
+    def event_name(self, data: bytes | None) -> str | None:
+        """The event type whose schema wrote ``data``, from its header (None if unknown).
+
+        For readers of several topics at once (the insights service), which learn the type
+        from the bytes rather than from the topic.
+        """
+        if not data:
+            return None
+        if data[:2] == SINGLE_OBJECT_MAGIC:
+            found = _writers_by_fingerprint().get(bytes(data[2:10]))
+            return found[0] if found else None
+        if data[:1] == CONFLUENT_MAGIC and self.registry is not None and len(data) >= 5:
+            name = self.registry.schema(struct.unpack(">I", data[1:5])[0]).get("name", "")
+            return name.rsplit(".", 1)[-1] if name.rsplit(".", 1)[-1] in EVENT_TYPES else None
+        return None
+
+    def decode_event(
+        self, data: bytes | None, topic: str = "?", partition: int = -1, offset: int = -1
+    ) -> Any:
+        """Bytes → the event of whichever type wrote them; AvroDecodeError otherwise."""
+        name = self.event_name(data)
+        if name is None:
+            raise AvroDecodeError("no known event schema in the header", topic, partition, offset)
+        return self.decode(EVENT_TYPES[name], data, topic, partition, offset)
+
     def decode(
         self,
         cls: type[E],

@@ -118,6 +118,15 @@ class GatewayClientSettings(_Base):
         return self.eduanima_gateway_url.rstrip("/") or f"http://127.0.0.1:{self.gateway_port}"
 
 
+class InsightsClientSettings(_Base):
+    """Where the gateway and the CLI reach the insights service's web server."""
+
+    insights_url: str = Field(
+        "http://127.0.0.1:6066",
+        description="Base URL of an insights instance; it gathers what the others hold.",
+    )
+
+
 class GeminiSettings(_Base):
     gemini_api_key: SecretStr | None = Field(None, description="Gemini API key; unset = offline.")
     gemini_base_url: str | None = Field(

@@ -134,10 +134,16 @@ class Supervisor:
 def children_for(
     services: list[str], instances: int, host: str, env: dict[str, str] | None = None
 ) -> list[Child]:
-    """One child per (service, instance); several instances are named ``<host>-<i>``."""
+    """One child per (service, instance); several instances are named ``<host>-<i>`` and get
+    their index (insights offsets its web port by it)."""
     base = dict(os.environ if env is None else env)
     return [
-        Child(name, {**base, "INSTANCE_ID": f"{host}-{i}"} if instances > 1 else dict(base))
+        Child(
+            name,
+            {**base, "INSTANCE_ID": f"{host}-{i}", "INSTANCE_INDEX": str(i)}
+            if instances > 1
+            else dict(base),
+        )
         for name in services
         for i in range(instances)
     ]

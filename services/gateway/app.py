@@ -39,6 +39,7 @@ from services.gateway import queries, routes, teaching
 from services.gateway.auth import Authenticator, CurrentUser
 from services.gateway.backends import Backends
 from services.gateway.catalog import UnknownMaterial
+from services.gateway.insights import InsightsFailed, InsightsUnavailable
 from services.gateway.metrics import QUESTIONS_ACCEPTED, UPLOADED_BYTES, UPLOADS_ACCEPTED
 from services.gateway.models import (
     Health,
@@ -106,6 +107,8 @@ def _error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(BlobStoreError, problem(502))
     app.add_exception_handler(StoreError, problem(503))
     app.add_exception_handler(KafkaException, problem(503))
+    app.add_exception_handler(InsightsFailed, problem(502))
+    app.add_exception_handler(InsightsUnavailable, problem(503))
 
 
 def create_app(

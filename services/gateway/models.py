@@ -275,11 +275,64 @@ _REASONS = {
     " or the resource is someone else's.",
     404: "Unknown subject, session, material, passage or ingest key.",
     413: "The upload is larger than MAX_UPLOAD_BYTES.",
-    502: "Object storage refused the operation.",
-    503: "Kafka or PostgreSQL is not available.",
+    502: "Object storage refused the operation (or the insights service failed).",
+    503: "Kafka or PostgreSQL (or, for insights, the insights service) is not available.",
 }
 
 
 def problems(*codes: int) -> dict[int | str, dict[str, Any]]:
     """OpenAPI ``responses`` for the error codes a route may answer."""
     return {code: {"model": Problem, "description": _REASONS[code]} for code in codes}
+
+
+# --- insights (the insights service's subject view, proxied for teachers) ---------------------
+
+
+class LatencyOut(BaseModel):
+    count: int
+    p50: float | None = Field(None, description="Median, ms (DDSketch, within 1%).")
+    p95: float | None = Field(None, description="95th percentile, ms (DDSketch, within 1%).")
+
+
+class OutcomeCounts(BaseModel):
+    questions: int = Field(description="Questions asked.")
+    finished: int = Field(description="Questions with a final answer.")
+    answered: int
+    insufficient: int
+    failed: int
+    unanswered_share: float | None = Field(None, description="(insufficient + failed) / finished.")
+    mean_iterations: float | None = None
+    latency_ms: LatencyOut
+
+
+class InsightsWindow(OutcomeCounts):
+    start_ms: int = Field(description="Start of the tumbling window (UTC epoch ms).")
+
+
+class UnansweredTopic(BaseModel):
+    keyword: str = Field(description="A keyword of a required task INSUFFICIENT answers missed.")
+    sessions: int
+    last_asked_ms: int
+    example_question: str
+    task: str
+
+
+class MaterialUse(BaseModel):
+    material_id: str
+    title: str
+    filename: str
+    version: int | None = None
+    chunks: int | None = None
+    active: bool
+    cited: int = Field(description="Answers that cite this material.")
+
+
+class InsightsOut(OutcomeCounts):
+    subject_id: str
+    hourly: list[InsightsWindow] = Field(description="The last 24 hours, oldest first.")
+    daily: list[InsightsWindow] = Field(description="The last 14 days (UTC), oldest first.")
+    unanswered_topics: list[UnansweredTopic]
+    materials: list[MaterialUse]
+    complete: bool = Field(description="Every partition of every table answered.")
+    coverage: dict[str, Any]
+    generated_at_ms: int

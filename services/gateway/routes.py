@@ -1,5 +1,5 @@
 """Routes for roles and teaching: my subjects, enrollment, materials, cited passages, the
-unanswered log, the search test and conversations.
+unanswered log, insights, the search test and conversations.
 
 Every write checks the caller's role in PostgreSQL; the user is always the token's.
 Routes only teachers (or, for a private note, its owner) may call carry
@@ -17,13 +17,14 @@ from fastapi.concurrency import run_in_threadpool
 
 from services.common.errors import BlobStoreError
 from services.common.events import MaterialChanged
-from services.gateway import catalog, search_test, teaching
+from services.gateway import catalog, insights, search_test, teaching
 from services.gateway.auth import CurrentUser
 from services.gateway.backends import Backends
 from services.gateway.models import (
     DeletedOut,
     EnrollmentIn,
     EnrollmentOut,
+    InsightsOut,
     MaterialOut,
     MaterialsOut,
     Me,
@@ -212,6 +213,28 @@ def router(backends: Backends) -> APIRouter:
             row = teaching.resolve(conn, session_id, user, body.note.strip() if body else "")
             conn.commit()
         return UnansweredEntry(**row)
+
+    # --- insights ---------------------------------------------------------------------------
+
+    @api.get(
+        "/v1/subjects/{subject_id}/insights",
+        tags=["teaching"],
+        openapi_extra=TEACHER,
+        responses=problems(401, 403, 404, 502, 503),
+    )
+    async def subject_insights(subject_id: SubjectPath, user: CurrentUser) -> InsightsOut:
+        """Live insights from the insights service: questions asked and answered per hour and
+        day, the share not answered, mean iterations and latency, the topics the materials
+        do not cover, and how often answers cite each material. Teachers only."""
+
+        def check() -> None:
+            with backends.pool.connection() as conn:
+                require_member(conn, subject_id, user)
+                teaching.require_teacher(conn, subject_id, user)
+
+        await run_in_threadpool(check)
+        view = await insights.subject_view(backends.settings.insights_url, subject_id)
+        return InsightsOut(**view)
 
     # --- the search test ----------------------------------------------------------------------
 

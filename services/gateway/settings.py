@@ -1,5 +1,6 @@
 """Gateway settings: Kafka (publish, follow answers), the database (roles, status), storage,
-bearer authentication (static tokens and/or JWTs), and the engines of the teachers' search test."""
+bearer authentication (static tokens and/or JWTs), the engines of the teachers' search test, and
+where the insights service is (its subject view, for teachers)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pydantic import Field, SecretStr
 from services.common.settings import (
     DatabaseSettings,
     EmbedderSettings,
+    InsightsClientSettings,
     KafkaSettings,
     LLMSettings,
     StorageSettings,
@@ -15,7 +17,12 @@ from services.common.settings import (
 
 
 class GatewaySettings(
-    KafkaSettings, DatabaseSettings, StorageSettings, LLMSettings, EmbedderSettings
+    KafkaSettings,
+    DatabaseSettings,
+    StorageSettings,
+    LLMSettings,
+    EmbedderSettings,
+    InsightsClientSettings,
 ):
     gateway_host: str = Field("127.0.0.1", description="Interface the HTTP API listens on.")
     gateway_port: int = Field(8765, description="Port of the HTTP API and the web console.")

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from insights_instances import InsightsInstances
 from pydantic import SecretStr
 
 from services.common.kafka_io import StageRunner
@@ -77,6 +78,23 @@ class ServiceProcesses:
                     proc.wait(timeout=30)
                 except subprocess.TimeoutExpired:
                     proc.kill()
+
+
+@pytest.fixture(scope="session")
+def insights_port() -> int:
+    """Where the run's insights service listens (the live gateway proxies to it), reserved
+    up front so the gateway knows it even when no test starts the service."""
+    return _free_port()
+
+
+@pytest.fixture(scope="session")
+def live_insights(pipeline: Pipeline, insights_port: int) -> Iterator[InsightsInstances]:
+    """One insights instance over the run's topics, started when a test first needs it."""
+    instances = InsightsInstances(pipeline.kafka, insights_port)
+    instances.start()
+    instances.wait_for("/insights/stages", lambda view: True)
+    yield instances
+    instances.stop_all()
 
 
 @pytest.fixture
@@ -193,7 +211,7 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def live_gateway(pipeline: Pipeline, embedder) -> Iterator[LiveGateway]:
+def live_gateway(pipeline: Pipeline, embedder, insights_port: int) -> Iterator[LiveGateway]:
     """One gateway for the CLI and browser tests (it shares the pipeline's embedder)."""
     import httpx
     import uvicorn
@@ -206,6 +224,7 @@ def live_gateway(pipeline: Pipeline, embedder) -> Iterator[LiveGateway]:
             "gateway_tokens": SecretStr(",".join(f"{t}={u}" for u, t in TOKENS.items())),
             "gateway_session_wait_s": 60.0,
             "gateway_follow_timeout_s": 180.0,
+            "insights_url": f"http://127.0.0.1:{insights_port}",
         }
     )
     app = create_app(settings, Backends(settings, embedder=embedder))

@@ -16,6 +16,7 @@ from pydantic_settings import BaseSettings
 from services.common.settings import KafkaSettings
 from services.gateway.settings import GatewaySettings
 from services.ingestor.settings import IngestionSettings
+from services.insights.settings import InsightsSettings
 from services.librarian.settings import LibrarianSettings
 from services.professor.settings import ProfessorSettings
 from services.searcher.settings import SearcherSettings
@@ -29,6 +30,7 @@ SETTINGS: dict[str, type[BaseSettings]] = {
     "librarian": LibrarianSettings,
     "professor": ProfessorSettings,
     "gateway": GatewaySettings,
+    "insights": InsightsSettings,
     "topics": KafkaSettings,  # `eduanima topics apply` reads KafkaSettings only
 }
 INFRASTRUCTURE = {"kafka", "postgres", "gcs"}
@@ -60,7 +62,9 @@ def test_env_names_are_fields_of_the_services_settings(services, name):
     assert "KAFKA_BOOTSTRAP_SERVERS" in names
 
 
-@pytest.mark.parametrize("name", ["ingestor", "searcher", "librarian", "professor", "gateway"])
+@pytest.mark.parametrize(
+    "name", ["ingestor", "searcher", "librarian", "professor", "gateway", "insights"]
+)
 def test_services_run_from_the_one_image_by_module(services, name):
     service = services[name]
     assert service["command"] == ["python", "-m", f"services.{name}"]
@@ -68,12 +72,13 @@ def test_services_run_from_the_one_image_by_module(services, name):
     assert service["image"] == services["topics"]["image"]
 
 
-def test_librarian_gets_no_database_or_storage_and_cannot_hold_them(services):
-    names = env_names(services["librarian"])
+@pytest.mark.parametrize("name", ["librarian", "insights"])
+def test_librarian_and_insights_get_no_database_or_storage_and_cannot_hold_them(services, name):
+    names = env_names(services[name])
     assert not [n for n in names if n.startswith(CREDENTIALS)]
-    fields = {f.upper() for f in LibrarianSettings.model_fields}
+    fields = {f.upper() for f in SETTINGS[name].model_fields}
     assert not [f for f in fields if f.startswith(CREDENTIALS)]
-    assert set(services["librarian"]["depends_on"]) == {"topics"}
+    assert set(services[name]["depends_on"]) == {"topics"}
 
 
 def test_credentialed_services_reach_the_compose_database_and_emulator(services):
@@ -111,6 +116,7 @@ def test_no_default_credentials_and_no_unauthenticated_port_on_all_interfaces(se
         for port in services[name]["ports"]:
             assert port.startswith("127.0.0.1:"), (name, port)
     assert services["gateway"]["ports"] == ["8765:8765"]  # the API itself authenticates
+    assert "ports" not in services["insights"]  # no authentication: through the gateway only
 
 
 def test_dockerfile_installs_with_the_constraints():

@@ -4,7 +4,8 @@
 
 const $ = (id) => document.getElementById(id);
 const state = { token: "", user: "", subjects: [], subject: "", role: "", conversation: null };
-const TEACHER_VIEWS = new Set(["materials", "unanswered", "search"]);
+const TEACHER_VIEWS = new Set(["materials", "unanswered", "search", "insights"]);
+const INSIGHTS_REFRESH_MS = 15000;
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -115,6 +116,7 @@ function route() {
   if (view === "materials" || view === "notes") { $("view-materials").hidden = false; loadMaterials(); }
   else if (view === "unanswered") { $("view-unanswered").hidden = false; loadUnanswered(); }
   else if (view === "search") { $("view-search").hidden = false; }
+  else if (view === "insights") { $("view-insights").hidden = false; loadInsights(); }
   else { $("view-ask").hidden = false; }
 }
 
@@ -349,6 +351,45 @@ async function loadUnanswered() {
   } catch (err) { show($("unanswered-summary"), err.message, true); }
 }
 
+// --- insights (the insights service, through the gateway) ----------------------------------------
+
+let insightsTimer = null;
+
+function pct(x) { return x == null ? "–" : Math.round(x * 100) + "%"; }
+function ms(x) { return x == null ? "–" : x >= 1000 ? (x / 1000).toFixed(1) + " s" : Math.round(x) + " ms"; }
+
+async function loadInsights() {
+  clearTimeout(insightsTimer);
+  if ($("view-insights").hidden) return;
+  try {
+    const v = await api("/v1/subjects/" + encodeURIComponent(state.subject) + "/insights");
+    const summary = v.questions + " question(s) asked, " + v.finished + " finished: " +
+      v.answered + " answered, " + v.insufficient + " insufficient, " + v.failed + " failed (" +
+      pct(v.unanswered_share) + " not answered). Mean iterations " + (v.mean_iterations ?? "–") +
+      "; latency p50 " + ms(v.latency_ms.p50) + ", p95 " + ms(v.latency_ms.p95) + ".";
+    show($("insights-summary"), summary + (v.complete ? "" : " (partial: some partitions are moving between instances)"));
+    drawQuestionsChart($("insights-chart"), v.hourly);
+    const topics = $("insights-topics"); topics.replaceChildren();
+    for (const t of v.unanswered_topics) {
+      const item = el("li");
+      item.dataset.keyword = t.keyword;
+      item.append(el("strong", "", t.keyword), el("span", "muted",
+        " — " + t.sessions + " question(s); latest: " + t.example_question));
+      topics.append(item);
+    }
+    if (!v.unanswered_topics.length) topics.append(el("li", "muted", "Nothing yet: every finished question found its evidence."));
+    const rows = $("insights-materials").querySelector("tbody"); rows.replaceChildren();
+    for (const m of v.materials) {
+      const row = el("tr", m.active ? "" : "inactive");
+      row.dataset.materialId = m.material_id;
+      cell(row, m.title); cell(row, m.filename); cell(row, m.version == null ? "" : "v" + m.version);
+      cell(row, m.active ? "yes" : "no"); cell(row, String(m.cited));
+      rows.append(row);
+    }
+  } catch (err) { show($("insights-summary"), err.message, true); }
+  insightsTimer = setTimeout(loadInsights, INSIGHTS_REFRESH_MS);
+}
+
 // --- the search test -----------------------------------------------------------------------------
 
 function fmt(x) { return x == null ? "–" : Number(x).toFixed(3); }
@@ -413,5 +454,6 @@ $("upload-form").addEventListener("submit", upload);
 $("include-resolved").addEventListener("change", loadUnanswered);
 $("search-form").addEventListener("submit", searchTest);
 $("passage-close").addEventListener("click", () => { $("passage").hidden = true; });
+$("insights-refresh").addEventListener("click", loadInsights);
 window.addEventListener("hashchange", () => { if (/token=/.test(location.hash)) start(); else route(); });
 start();

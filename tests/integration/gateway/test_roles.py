@@ -130,6 +130,7 @@ def test_a_students_token_gets_403_from_every_teacher_only_route(
         ("/v1/subjects/{subject_id}/unanswered", "get"): None,
         ("/v1/unanswered/{session_id}/resolve", "post"): {"note": "done"},
         ("/v1/subjects/{subject_id}/search-test", "post"): {"query": "有意水準"},
+        ("/v1/subjects/{subject_id}/insights", "get"): None,
     }
     spec = httpx.get(f"{live_gateway.url}/openapi.json", timeout=10).json()
     marked = {

@@ -74,4 +74,6 @@ def test_several_instances_get_their_own_stable_names():
         ("librarian", "host-1"),
     ]
     assert all(c.env["A"] == "1" for c in children)
-    assert "INSTANCE_ID" not in children_for(["searcher"], 1, "host", env={})[0].env
+    assert [c.env["INSTANCE_INDEX"] for c in children] == ["0", "1", "0", "1"]
+    alone = children_for(["searcher"], 1, "host", env={})[0].env
+    assert "INSTANCE_ID" not in alone and "INSTANCE_INDEX" not in alone

@@ -36,6 +36,7 @@ def test_spec_is_openapi_3_1_with_bearer_auth_on_the_v1_routes():
         ("/v1/subjects/{subject_id}/unanswered", "get"),
         ("/v1/unanswered/{session_id}/resolve", "post"),
         ("/v1/subjects/{subject_id}/search-test", "post"),
+        ("/v1/subjects/{subject_id}/insights", "get"),
     }
     assert all("403" in v1[key]["responses"] for key in marked)
     events = spec["paths"]["/v1/sessions/{session_id}/events"]["get"]["responses"]["200"]
