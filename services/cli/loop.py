@@ -55,6 +55,16 @@ def render(event, as_json: bool) -> None:
         )
 
 
+def _print_dead_letter(row: dict) -> None:
+    """One dead letter on a line: where it sits, its key, and the error that sent it there."""
+    console.print(
+        f"{row['dlq']}[{row['partition']}]@{row['offset']} key={row['key']} "
+        f"{row['headers'].get('error.class')}: {row['headers'].get('error.message')}",
+        markup=False,
+        highlight=False,
+    )
+
+
 def register(app: typer.Typer) -> None:
     dlq_app = typer.Typer(
         help="Dead-letter topics: list what failed, replay it after a fix.", no_args_is_help=True
@@ -205,12 +215,7 @@ def register(app: typer.Typer) -> None:
             if as_json:
                 print_json(row)
             else:
-                console.print(
-                    f"{row['dlq']}[{row['partition']}]@{row['offset']} key={row['key']} "
-                    f"{row['headers'].get('error.class')}: {row['headers'].get('error.message')}",
-                    markup=False,
-                    highlight=False,
-                )
+                _print_dead_letter(row)
         console.print(f"{len(rows)} dead letter(s)")
 
     @dlq_app.command("replay")
@@ -235,11 +240,6 @@ def register(app: typer.Typer) -> None:
             if as_json:
                 print_json({k: v for k, v in row.items() if k != "value"})
             else:
-                console.print(
-                    f"{row['dlq']}[{row['partition']}]@{row['offset']} key={row['key']} "
-                    f"{row['headers'].get('error.class')}: {row['headers'].get('error.message')}",
-                    markup=False,
-                    highlight=False,
-                )
+                _print_dead_letter(row)
         verb = "would re-publish" if dry_run else "re-published"
         console.print(f"{verb} {len(rows)} message(s) to {topic}")
