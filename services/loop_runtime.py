@@ -6,10 +6,12 @@ import uuid
 from collections.abc import Callable
 
 from services.common import db
+from services.common.blas import limit_blas_threads
 from services.common.errors import NotEnrolled
 from services.common.events import QuestionAsked
 from services.common.kafka_io import now_ms
 from services.common.materials import require_enrolled
+from services.common.settings import RuntimeSettings
 from services.direct import DirectLoop
 from services.professor.settings import ProfessorSettings
 from services.professor.store import save_session
@@ -43,7 +45,11 @@ def direct_loop(
     embedder: Embedder | None = None,
     record: bool = True,
 ) -> tuple[DirectLoop, Callable[[], None]]:
-    """A DirectLoop over the real database; returns it and a close function."""
+    """A DirectLoop over the real database; returns it and a close function.
+
+    The process's BLAS threads are capped as a service's are (``services.common.blas``),
+    so that ``bench loop`` gives both of its sides the same threads."""
+    limit_blas_threads(RuntimeSettings().blas_threads)
     settings = settings or ProfessorSettings()
     pool = db.pool(settings)
     embedder = embedder or make_embedder(settings)

@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable
 
 from services.common import health
+from services.common.blas import limit_blas_threads
 from services.common.kafka_io import StageRunner
 from services.common.settings import KafkaSettings, RuntimeSettings
 
@@ -51,6 +52,7 @@ def main(name: str, run: Callable[[threading.Event], None]) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
     runtime = RuntimeSettings()
+    limit_blas_threads(runtime.blas_threads)
     reporter = health.start(
         runtime.health_dir,
         service=name,
