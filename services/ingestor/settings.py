@@ -18,6 +18,13 @@ class IngestionSettings(DatabaseSettings, StorageSettings, EmbedderSettings, Kaf
         "gemini-3-flash-preview",
         description="Gemini model that reads PDFs without a text layer and images into chunks.",
     )
+    embed_threads: int = Field(
+        2,
+        ge=1,
+        description="BLAS threads while embedding a file's chunks: 2 embed 128 paragraphs in "
+        "300 ms where 1 takes 415 ms (2 quiet cores); ingestion is bulk work, not on a "
+        "question's path.",
+    )
     max_file_bytes: int = Field(
         20 * 1024 * 1024, description="Largest original file accepted, in bytes."
     )

@@ -9,7 +9,9 @@ The headline is one question at a time: each question through Kafka (latency =
 publish → FINAL received), then the same question through the DirectLoop in this
 process (latency = call → FINAL produced), question after question, for several
 passes, so a noisy moment of the machine lands on both sides alike. Its ratio of
-means and the Kafka overhead per loop iteration are what the hops cost.
+means and the Kafka overhead per loop iteration are what the hops cost. Beside
+them, the floor: one iteration's three hops with stages that do nothing
+(``tools.bench.relay``).
 
 The concurrent rounds (N questions at once) are reported as sessions/s only: the
 Kafka side runs its stages in three processes while the direct side runs N threads
@@ -45,6 +47,7 @@ from services.professor.settings import ProfessorSettings
 from services.reasoning.embedders import UseM3Embedder
 from services.sdk import Client
 from tools.bench.machine import percentile, write_report
+from tools.bench.relay import relay_floor
 from topics.apply import apply_topics
 from topics.registry import ANSWERS, full_name
 from topics.registry import QUESTIONS as QUESTIONS_TOPIC
@@ -154,6 +157,8 @@ def run_loop_bench(n: int, out: str, rounds: int = 3, passes: int = 3) -> dict:
             direct_runs.add(*_direct_round(loop, subject, questions))
         console.print(f"{len(QUESTIONS)} questions one at a time, each way, {passes} passes…")
         alone = _one_at_a_time(answers, client, loop, subject, passes)
+        console.print("the floor: three transactional hops that do no work…")
+        floor = relay_floor(kafka, samples=10 * passes)
     finally:
         close()
         answers.close()
@@ -172,6 +177,7 @@ def run_loop_bench(n: int, out: str, rounds: int = 3, passes: int = 3) -> dict:
             (alone["kafka_mean_ms"] - alone["direct_mean_ms"]) / alone["mean_iterations"], 1
         ),
         "target": "one at a time: kafka/direct <= 1.2 and <= 10 ms of Kafka per iteration",
+        "floor_of_one_iteration": floor,
         "concurrent": {
             "questions": n,
             "rounds": rounds,
