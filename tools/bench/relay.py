@@ -15,7 +15,7 @@ import threading
 import time
 import uuid
 
-from confluent_kafka import TopicPartition
+from confluent_kafka import Consumer, TopicPartition
 
 from services.common.events import QuestionAsked
 from services.common.kafka_io import Emit, Publisher, StageRunner, make_consumer, now_ms
@@ -77,7 +77,7 @@ def _passing_on_to(topic: TopicSpec):
     return handle
 
 
-def _relay_one(publisher: Publisher, reader, first: TopicSpec, timeout: float) -> float:
+def _relay_one(publisher: Publisher, reader: Consumer, first: TopicSpec, timeout: float) -> float:
     session = str(uuid.uuid4())
     event = QuestionAsked(
         session_id=session, subject_id="relay", user_id="bench", question="?", asked_at_ms=now_ms()
