@@ -41,10 +41,7 @@ def relay_floor(kafka: KafkaSettings, samples: int) -> dict:
     turns with the same relay written as plain librdkafka calls (begin, produce, offsets,
     commit, one after the other): what the shell adds or saves against the textbook hop."""
     prefix = kafka.eduanima_topic_prefix
-    ours = [TopicSpec(f"relay.{i}", 6, "QuestionAsked", "session_id") for i in range(HOPS + 1)]
-    plain = [
-        TopicSpec(f"relay.plain.{i}", 6, "QuestionAsked", "session_id") for i in range(HOPS + 1)
-    ]
+    ours, plain = _relay_topics("relay"), _relay_topics("relay.plain")
     apply_topics(kafka, ours + plain)
     runners = [
         StageRunner(
@@ -70,7 +67,7 @@ def relay_floor(kafka: KafkaSettings, samples: int) -> dict:
     for t in threads:
         t.start()
     publisher = Publisher(kafka)
-    readers = [_reader(kafka, full_name(topics[-1], prefix)) for topics in (ours, plain)]
+    readers = [_reader(kafka, topics[-1]) for topics in (ours, plain)]
     times: tuple[list[float], list[float]] = ([], [])
     try:
         for n in range(5 + samples):  # the first 5 untimed: groups join, transactions start
@@ -103,9 +100,17 @@ def _summary(latencies: list[float]) -> dict:
     }
 
 
-def _reader(kafka: KafkaSettings, topic: str) -> Consumer:
+def _relay_topics(name: str) -> list[TopicSpec]:
+    """``name.0`` … ``name.HOPS``: where a relay's questions enter, pass and leave."""
+    return [TopicSpec(f"{name}.{i}", 6, "QuestionAsked", "session_id") for i in range(HOPS + 1)]
+
+
+def _reader(kafka: KafkaSettings, spec: TopicSpec) -> Consumer:
+    """Reads the relay's last topic from its start (its partitions from the spec: the broker's
+    metadata of a topic created a moment ago may not be ready yet)."""
+    topic = full_name(spec, kafka.eduanima_topic_prefix)
     reader = make_consumer(kafka, f"bench-relay-{uuid.uuid4()}")
-    reader.assign([TopicPartition(topic, p, 0) for p in range(6)])
+    reader.assign([TopicPartition(topic, p, 0) for p in range(spec.partitions)])
     return reader
 
 
