@@ -153,12 +153,19 @@ class Fleet:
 
 class Sampler:
     """Reads every member's health report every ``every`` seconds, in a thread: when each
-    stage committed (the commits seen), and which dependencies a member reported down."""
+    stage committed (the commits seen), and which dependencies a member reported down.
+
+    Reports are written once a second, so a state shorter than that can fall between two
+    of them. Commits are read from each stage's recent list; an outage from the count the
+    report keeps per dependency. Measured: a searcher held in a wedged
+    ``send_offsets_to_transaction`` through a broker restart said "kafka down" only once
+    the broker was back, and was up again 120 ms later, between two reports."""
 
     def __init__(self, fleet: Fleet, every: float = 0.05):
         self.fleet, self.every = fleet, every
         self.commits: dict[str, set[float]] = {}  # stage -> last_commit_at values seen
         self.down: dict[str, set[str]] = {}  # dependency -> members that reported it down
+        self._outages: dict[tuple[str, str], int] = {}  # (member, dependency) -> first count
         self.rounds = 0  # sampling rounds done
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="health-sampler", daemon=True)
@@ -181,6 +188,11 @@ class Sampler:
                     self.commits.setdefault(name, set()).update(stage.get("recent_commits", ()))
                 for dependency in report.get("unavailable") or []:
                     self.down.setdefault(dependency, set()).add(member.label)
+                for dependency, state in (report.get("dependencies") or {}).items():
+                    count = state.get("outages", 0)
+                    first = self._outages.setdefault((member.label, dependency), count)
+                    if count > first:  # down and up again since this sampler first looked
+                        self.down.setdefault(dependency, set()).add(member.label)
             self.rounds += 1
 
     def settle(self, timeout: float = 10) -> None:
