@@ -28,11 +28,12 @@ class TableEmbedder:
     dimension = 64
 
     def __init__(self) -> None:
+        axes = np.eye(self.dimension)
         side = np.sqrt(1 - SIMILARITY**2)
         self.fixed = {
-            "tombstone": np.eye(self.dimension)[0],
-            "トゥームストーン": SIMILARITY * np.eye(self.dimension)[0] + side * np.eye(self.dimension)[1],
-            "gravestone": SIMILARITY * np.eye(self.dimension)[0] + side * np.eye(self.dimension)[2],
+            "tombstone": axes[0],
+            "トゥームストーン": SIMILARITY * axes[0] + side * axes[1],
+            "gravestone": SIMILARITY * axes[0] + side * axes[2],
         }
 
     def embed(self, texts):
