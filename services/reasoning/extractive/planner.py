@@ -12,12 +12,13 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from services.common.errors import InvalidInput
 from services.reasoning.extractive.text import (
     content_terms,
     detect_language,
+    instruction_terms,
     keywords_of,
     split_sentences,
 )
@@ -94,6 +95,11 @@ def rule_plan(question: str) -> PlanDraft:
     tasks: list[PlannedTask] = []
     for shape in shapes:
         tasks.extend(_tasks_for(shape, language, first_id=len(tasks) + 1))
+    # how to answer is not what to find: 具体的, いくつか, "list" search for nothing
+    tasks = [
+        replace(t, keywords=[k for k in t.keywords if not _instruction_only(k)] or t.keywords)
+        for t in tasks
+    ]
     if not tasks:  # only question words: search with the whole sentence
         tasks = [PlannedTask("T1", question, keywords_of(question) or [question])]
     tasks = tasks[:MAX_TASKS]
@@ -136,13 +142,22 @@ def _question_sentences(question: str) -> list[str]:
     spans = [s.text for s in split_sentences(question) if content_terms(s.text)]
     merged: list[str] = []
     for text in spans or [s.text for s in split_sentences(question)]:
-        if merged and (_ANAPHOR.match(text) or not _ASKS.search(merged[-1])):
+        if merged and (
+            _ANAPHOR.match(text) or not _ASKS.search(merged[-1]) or _instruction_only(text)
+        ):
             merged[-1] = (
                 f"{merged[-1]} {text}" if detect_language(text) == "en" else merged[-1] + text
             )
         else:
             merged.append(text)
     return merged
+
+
+def _instruction_only(sentence: str) -> bool:
+    """A sentence that only says how to answer ("いくつか挙げて", "順番に教えて", "List the
+    steps."): it shapes the question before it and names nothing to find."""
+    words = content_terms(" ".join(keywords_of(sentence)))
+    return bool(words) and all(w in instruction_terms() for w in words)
 
 
 def _shape(sentence: str, language: str) -> _Shape:

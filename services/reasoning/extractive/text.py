@@ -103,6 +103,18 @@ def stop_terms() -> frozenset[str]:
     return frozenset(t for w in words for t in terms(w))
 
 
+# Words that only say how to answer (list them, in order, in detail), never what to find.
+_INSTRUCTION = (
+    "挙げる 挙 順番 順 具体的 具体 詳しい 詳しく 簡単 手短 箇条書き 全部 全て いくつか 一覧 説明 "
+    "list steps step example examples detail details order brief briefly explain describe"
+)
+
+
+@lru_cache(maxsize=1)
+def instruction_terms() -> frozenset[str]:
+    return frozenset(t for w in _INSTRUCTION.split() for t in terms(w))
+
+
 @lru_cache(maxsize=1)
 def frame_terms() -> frozenset[str]:
     words = _FRAME.split() + ["difference", "definition", "meaning", "comparison", "reason"]

@@ -103,6 +103,25 @@ def test_a_sentence_pointing_back_joins_the_one_before(engine):
 
 
 @pytest.mark.parametrize(
+    "question, keywords",
+    [
+        ("索引を作るときの注意点は？いくつか挙げて。", ["索引", "注意点"]),
+        ("バックアップはどう取ればいい？順番に教えて。", ["バックアップ"]),
+        ("How is a B-tree page split? List the steps.", ["B-tree page split"]),
+    ],
+)
+def test_a_sentence_that_only_says_how_to_answer_joins_the_question(engine, question, keywords):
+    plan = engine.plan(question)
+    assert [t.keywords for t in plan.tasks] == [keywords]
+    assert wants_of(plan.tasks[0].description).listing  # the answer quotes the list whole
+
+
+def test_how_to_answer_is_no_keyword(engine):
+    assert engine.plan("正規化の手順を全部具体的に教えて").tasks[0].keywords == ["正規化", "手順"]
+    assert engine.plan("List the steps of a checkpoint").tasks[0].keywords == ["checkpoint"]
+
+
+@pytest.mark.parametrize(
     "question, visual",
     [("図2のグラフは何を示す？", True), ("What does the table in lecture 5 show?", True),
      ("発表はいつですか？", False)],
