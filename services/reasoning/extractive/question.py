@@ -34,7 +34,7 @@ _LISTING = re.compile(
     re.I,
 )
 _REASON = re.compile(
-    r"なぜ|何故|どうして|理由|何のため|目的|\bwhy\b|\breasons?\b|\bwhat for\b|\bpurpose\b",
+    r"なぜ|何故|どうして|理由|何のため|目的(?!関数)|\bwhy\b|\breasons?\b|\bwhat for\b|\bpurpose\b",
     re.I,
 )
 _COMPARE = re.compile(

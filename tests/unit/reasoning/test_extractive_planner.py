@@ -155,6 +155,11 @@ def test_the_shape_of_answer_a_question_asks_for(question, shape):
     assert getattr(wants_of(question), shape) is True
 
 
+def test_a_word_that_holds_a_question_cue_is_no_cue():
+    assert not wants_of("損失関数と目的関数を式で書いて").reason  # 目的関数 asks for no purpose
+    assert wants_of("この索引を作る目的は？").reason
+
+
 def test_refine_targets_what_is_missing_then_widens_then_looks_around(engine):
     question = "主キーと外部キーの違いは何ですか？"
     tasks = engine.plan(question).tasks
