@@ -42,11 +42,10 @@ from services.professor.stages import select_evidence
 from services.reasoning import make_llm
 from services.reasoning.embedders import CachedEmbedder, Embedder, UseM3Embedder
 from tools.bench.machine import write_report
-from tools.evaluation.ingest_path import ingest_files, read_files
+from tools.evaluation.ingest_path import ingest_files, read_files, stored_form_version
 from tools.evaluation.retrieval import EVAL_USER, load_dataset, store_dataset
 
 console = Console(stderr=True)
-INGEST_CODE = Path(__file__).resolve().parents[2] / "services" / "ingestor"
 
 
 @dataclass(frozen=True)
@@ -105,9 +104,8 @@ def store_set(conn, folder: Path, embedder: Embedder, progress: Callable[[int], 
         digest = hashlib.sha256()
         for name, data in files:
             digest.update(name.encode() + b"\0" + data)
-        # a change to the ingest code stores the files afresh, in a subject of its own
-        for source in sorted(INGEST_CODE.glob("*.py")):
-            digest.update(source.read_bytes())
+        # a change to the ingest code or the stored terms stores the files afresh
+        digest.update(stored_form_version().encode())
         subject = f"eval-{folder.name}-{digest.hexdigest()[:12]}"
         chunks = ingest_files(conn, subject, EVAL_USER, files, embedder, progress=progress)
         unit_of = {str(c.chunk_id): c.filename for c in chunks}

@@ -22,6 +22,19 @@ from services.ingestor.stages import parse_material
 from services.reasoning.embedders import Embedder
 
 
+def stored_form_version() -> str:
+    """A digest of the code that decides what a stored chunk holds: the ingestor's parsing
+    and chunking, and the lexical terms stored beside the text (``services.common.text``,
+    ``services.common.materials``). Evaluations name their stored subjects with it, so a
+    change to any of them is measured on chunks stored afresh, never on its predecessor's."""
+    from services import ingestor
+    from services.common import materials, text
+
+    sources = sorted(Path(ingestor.__file__).parent.glob("*.py"))
+    sources += [Path(text.__file__), Path(materials.__file__)]
+    return sha256_hex(b"".join(p.read_bytes() for p in sources))[:12]
+
+
 @dataclass(frozen=True)
 class StoredChunk:
     chunk_id: uuid.UUID

@@ -32,6 +32,7 @@ from services.common.text import lexical_terms
 from services.reasoning.embedders import Embedder
 from services.searcher.engine import SearchQuery, retrieval_depth, search
 from services.searcher.fusion import DEFAULT_FUSION, PLAIN_RRF, FusionConfig, Hit, fuse
+from tools.evaluation.ingest_path import stored_form_version
 
 logger = logging.getLogger(__name__)
 
@@ -65,9 +66,10 @@ class Dataset:
 
     @property
     def subject_id(self) -> str:
-        # LAYOUT names how paragraphs are stored, so a changed layout gets a fresh subject.
+        # LAYOUT names how paragraphs are stored and stored_form_version the terms stored
+        # beside them, so a change to either gets a fresh subject.
         body = "\n".join(d.doc_id + "\t" + d.title + "\t" + d.text for d in self.documents)
-        digest = sha256_hex((LAYOUT + body).encode())
+        digest = sha256_hex((LAYOUT + stored_form_version() + body).encode())
         return f"eval-{self.name}-{digest[:12]}"
 
 

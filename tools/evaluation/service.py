@@ -35,7 +35,12 @@ from services.ingestor.chunking import DEFAULT_LIMITS
 from services.reasoning.embedders import Embedder
 from services.searcher.engine import SearchQuery, search
 from services.searcher.fusion import DEFAULT_FUSION, FusionConfig
-from tools.evaluation.ingest_path import StoredChunk, ingest_files, read_files
+from tools.evaluation.ingest_path import (
+    StoredChunk,
+    ingest_files,
+    read_files,
+    stored_form_version,
+)
 from tools.evaluation.retrieval import EVAL_USER, Dataset, by_title
 
 LAYOUT = "service v1: one Markdown file per title, '# title' then the paragraphs"
@@ -60,18 +65,10 @@ class ServiceSet:
         """Names what is stored: the files, and the parser and chunker that stored them (a
         changed chunker must not be measured on chunks its predecessor made)."""
         digest = sha256_hex(
-            (LAYOUT + repr(DEFAULT_LIMITS) + ingest_code_version()).encode()
+            (LAYOUT + repr(DEFAULT_LIMITS) + stored_form_version()).encode()
             + b"".join(name.encode() + sha256_hex(data).encode() for name, data in self.files)
         )
         return f"eval-{self.name}-svc-{digest[:12]}"
-
-
-def ingest_code_version() -> str:
-    """A digest of the ingestor's parsing and chunking code."""
-    from services import ingestor
-
-    folder = Path(ingestor.__file__).parent
-    return sha256_hex(b"".join(p.read_bytes() for p in sorted(folder.glob("*.py"))))[:12]
 
 
 _SPACE = re.compile(r"\s+")
