@@ -13,7 +13,8 @@ Quality is a tie within the noise of 300 queries; Sudachi mode A gives the best
 recall@10 with 2.4x fewer terms per chunk and per query, which makes the BM25
 query in Postgres (cost ~ candidates x query terms) correspondingly cheaper.
 So terms are Sudachi mode-A normalised forms of content morphemes: particles,
-auxiliary verbs, symbols and blanks are dropped (their IDF is near zero anyway).
+auxiliary verbs, symbols and blanks are dropped (their IDF is near zero anyway), except
+the letters Sudachi calls symbols (Greek letters and their names).
 Latin words come out of Sudachi lower-cased, digits as numbers.
 """
 
@@ -25,6 +26,9 @@ import unicodedata
 from sudachipy import dictionary, tokenizer
 
 # Parts of speech that carry no topic: particles, auxiliary verbs, punctuation, blanks.
+# Sudachi also calls Greek letters and their names symbols (記号: δ, λ, デルタ, ラムダ); in
+# course materials they name parameters (ridge regression's λ, BM25+'s δ) and are searched
+# for, so a 記号 made of letters is kept.
 _DROPPED_POS = frozenset({"助詞", "助動詞", "補助記号", "空白", "記号"})
 # Sudachi refuses inputs above ~49 KB; chunks are split on line breaks below this size.
 _MAX_PIECE_CHARS = 4000
@@ -68,7 +72,8 @@ def lexical_terms(text: str) -> list[str]:
     terms: list[str] = []
     for piece in _pieces(normalise(text)):
         for morpheme in tok.tokenize(piece):
-            if morpheme.part_of_speech()[0] in _DROPPED_POS:
+            pos = morpheme.part_of_speech()[0]
+            if pos in _DROPPED_POS and not (pos == "記号" and morpheme.surface().isalpha()):
                 continue
             term = morpheme.normalized_form().lower().strip()
             if term:

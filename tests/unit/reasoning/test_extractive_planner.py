@@ -61,6 +61,18 @@ def test_question_words_and_particles_are_no_keywords(engine, question, expected
     assert engine.plan(question).tasks[0].keywords == expected
 
 
+@pytest.mark.parametrize(
+    "question, letter",
+    [
+        ("正則化の強さ λ はいくつにした？", "λ"),
+        ("BM25+ のデルタの推奨値は？", "デルタ"),
+        ("Which α did the lab choose?", "α"),
+    ],
+)
+def test_a_greek_letter_or_its_name_is_a_keyword(engine, question, letter):
+    assert letter in engine.plan(question).tasks[0].keywords
+
+
 def test_a_lone_kanji_noun_before_a_particle_is_a_keyword(engine):
     # 港 and 塔 are whole topics; a verb's stem (使われる) is not
     assert engine.plan("この町には港がある？").tasks[0].keywords == ["町", "港"]

@@ -22,6 +22,13 @@ def test_english_words_and_punctuation():
     assert ";" not in terms and "!" not in terms
 
 
+def test_greek_letters_and_their_names_are_terms_though_sudachi_calls_them_symbols():
+    assert "λ" in lexical_terms("正則化の強さ λ=1.0") and "σ" in lexical_terms("分散 σ^2")
+    assert "ラムダ" in lexical_terms("ラムダを大きくする")
+    assert lexical_terms("δ") == lexical_terms("デルタ")  # Sudachi writes the name as the letter
+    assert lexical_terms("^ = → ※") == []  # operators and marks stay out
+
+
 def test_long_text_over_the_tokenizer_limit_is_split():
     text = "梅雨前線が北上する。" * 8_000  # ~80 KB of UTF-8, above Sudachi's input limit
     assert lexical_terms(text).count("梅雨") == 8_000
