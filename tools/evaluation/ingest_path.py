@@ -11,6 +11,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import psycopg
@@ -22,6 +23,7 @@ from services.ingestor.stages import parse_material
 from services.reasoning.embedders import Embedder
 
 
+@lru_cache(maxsize=1)
 def stored_form_version() -> str:
     """A digest of the code that decides what a stored chunk holds: the ingestor's parsing
     and chunking, and the lexical terms stored beside the text (``services.common.text``,

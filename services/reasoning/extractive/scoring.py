@@ -69,7 +69,6 @@ SIMILARITY_TOP = 12
 _REASON = re.compile(
     r"ため|から|ので|により|によって|because|since|so that|due to|thus|therefore", re.I
 )
-_KANA_OR_KANJI = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 _LATEX = re.compile(r"\\[a-zA-Z]+|[∑√≤≥≈]|\^\{|_\{")
 
 
@@ -266,8 +265,8 @@ class UnitScorer:
         similarities = (
             np.stack([vectors[q] for q in queries]) @ np.stack([vectors[w] for w in vocabulary]).T
         )
-        script = np.array([_japanese(q) for q in queries])
-        across = script[:, None] != np.array([_japanese(w) for w in vocabulary])[None, :]
+        script = np.array([detect_language(q) for q in queries])
+        across = script[:, None] != np.array([detect_language(w) for w in vocabulary])[None, :]
         full = np.where(across, SOFT_FULL_ACROSS_SCRIPTS, SOFT_FULL)
         credit = np.clip((similarities - SOFT_FLOOR) / (full - SOFT_FLOOR), 0.0, 1.0)
         out: dict[int, dict[str, float]] = {}
@@ -367,10 +366,6 @@ def _prior(passage: Passage) -> float:
 
 def _with_lead_in(unit: Unit) -> str:
     return f"{unit.context} {unit.text}".strip() if unit.kind in (ITEM, ROW, CODE) else unit.text
-
-
-def _japanese(word: str) -> bool:
-    return _KANA_OR_KANJI.search(word) is not None
 
 
 def _numeric(word: str) -> bool:
