@@ -22,6 +22,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from services.common.materials import Chunk
+from services.common.text import LIST_ITEM
 
 PROSE, LIST, TABLE, CODE, FORMULA = "prose", "list", "table", "code", "formula"
 
@@ -47,7 +48,7 @@ class Block:
             return FORMULA
         if all(_TABLE_ROW.match(line) for line in lines):
             return TABLE
-        if _LIST_ITEM.match(lines[0]):
+        if LIST_ITEM.match(lines[0]):
             return LIST
         return PROSE
 
@@ -69,7 +70,6 @@ DEFAULT_LIMITS = ChunkLimits()
 
 _FENCE_LINE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
 _TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+・]|\d{1,2}[.)．])\s+")
 # A sentence ends at 。！？ (plus closing brackets), or at .!? followed by a space.
 _SENTENCE_END = re.compile(r"(?<=[。！？!?])[」』）)]*|(?<=[.!?])[\"')\]]*(?=\s)")
 # Where to cut a sentence that alone is too long: after a comma-like mark or a space.
@@ -256,7 +256,7 @@ def _items(lines: list[str]) -> list[str]:
     """List items with their continuation lines."""
     items: list[str] = []
     for line in lines:
-        if _LIST_ITEM.match(line) or not items:
+        if LIST_ITEM.match(line) or not items:
             items.append(line)
         else:
             items[-1] += "\n" + line

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from services.common.text import LIST_ITEM
 from services.reasoning.extractive.markdown import plain_text, table_cells
 from services.reasoning.extractive.text import split_sentences
 
@@ -22,7 +23,6 @@ HEADING = "heading"
 STRUCTURED = (ITEM, ROW, CODE, FORMULA)
 
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
-_ITEM = re.compile(r"^\s*(?:[-*+・]|\d{1,2}[.)．])\s+")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
 _DISPLAY = re.compile(r"^\s*\$\$")
@@ -99,8 +99,8 @@ def units_of(passage: str) -> list[Unit]:
                 i += 1
             group += 1
             continue
-        elif _ITEM.match(line.raw):
-            while i < len(lines) and _ITEM.match(lines[i].raw):
+        elif LIST_ITEM.match(line.raw):
+            while i < len(lines) and LIST_ITEM.match(lines[i].raw):
                 start, end = lines[i].start, lines[i].end
                 i += 1
                 # an item's continuation lines are indented or plain text before a blank
@@ -150,13 +150,13 @@ def _is_prose(raw: str) -> bool:
         _FENCE.match(raw)
         or _DISPLAY.match(raw)
         or table_cells(raw) is not None
-        or _ITEM.match(raw)
+        or LIST_ITEM.match(raw)
         or _HEADING.match(raw)
     )
 
 
 def _continues(raw: str) -> bool:
-    return raw.startswith((" ", "\t")) and not _ITEM.match(raw)
+    return raw.startswith((" ", "\t")) and not LIST_ITEM.match(raw)
 
 
 def _code_block(

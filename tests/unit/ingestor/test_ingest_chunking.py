@@ -120,6 +120,17 @@ def test_a_structure_keeps_the_sentence_that_introduces_it():
     assert "索引は検索を速くする。" in "".join(c.text for c in chunks)  # nothing lost
 
 
+def test_plain_text_numbering_is_a_list_kept_with_its_lead_in():
+    limits = ChunkLimits(target_chars=40, max_chars=200, min_chars=10)
+    lead = "確認する点は次の3つである。"
+    listing = "  (1) 監視する値\n  (2) 我慢の回数\n  (3) 最小改善幅"
+    circled = "①準備\n②実行"
+    chunks = chunk_blocks(_blocks("早期終了は過学習を防ぐ。", lead, listing, circled), limits)
+    holder = next(c for c in chunks if "(3) 最小改善幅" in c.text)
+    assert f"{lead}\n\n(1) 監視する値\n  (2) 我慢の回数" in holder.text  # with its lead-in
+    assert Block(listing).kind == Block(circled).kind == Block("- a").kind
+
+
 def test_html_list_items_under_one_heading_are_one_list():
     limits = ChunkLimits(target_chars=200, max_chars=300, min_chars=10)
     chunks = chunk_blocks(_blocks("手順は次のとおり。", "1. 準備する", "2. 実行する"), limits)

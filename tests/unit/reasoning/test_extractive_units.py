@@ -63,6 +63,13 @@ def test_list_items_lose_their_markers_and_keep_their_lead_in():
     assert group_units(units_of(LECTURE), items[1]) == items
 
 
+def test_plain_text_numbering_makes_items_too():
+    notes = "決めておく点は次のとおり。\n\n  (1) 監視する値\n  (2) 我慢の回数\n\n①準備\n②実行"
+    items = [u for u in units_of(notes) if u.kind == ITEM]
+    assert [u.text for u in items] == ["(1) 監視する値", "(2) 我慢の回数", "①準備", "②実行"]
+    assert items[0].context == "決めておく点は次のとおり。"
+
+
 def test_table_rows_carry_the_header_as_their_context():
     rows = [u for u in units_of(LECTURE) if u.kind == ROW]
     assert rows[1].text == "B-tree | 範囲"
