@@ -26,14 +26,15 @@ from services.reasoning.embedders import Embedder
 @lru_cache(maxsize=1)
 def stored_form_version() -> str:
     """A digest of the code that decides what a stored chunk holds: the ingestor's parsing
-    and chunking, and the lexical terms stored beside the text (``services.common.text``,
-    ``services.common.materials``). Evaluations name their stored subjects with it, so a
-    change to any of them is measured on chunks stored afresh, never on its predecessor's."""
+    and chunking, the lexical terms stored beside the text (``services.common.text``,
+    ``services.common.materials``) and the ids whose order breaks ties in the search
+    (``services.common.ids``). Evaluations name their stored subjects with it, so a change
+    to any of them is measured on chunks stored afresh, never on its predecessor's."""
     from services import ingestor
-    from services.common import materials, text
+    from services.common import ids, materials, text
 
     sources = sorted(Path(ingestor.__file__).parent.glob("*.py"))
-    sources += [Path(text.__file__), Path(materials.__file__)]
+    sources += [Path(text.__file__), Path(materials.__file__), Path(ids.__file__)]
     return sha256_hex(b"".join(p.read_bytes() for p in sources))[:12]
 
 
