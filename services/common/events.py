@@ -72,6 +72,7 @@ class Evidence:
     iteration: int
     chunk_text: str = ""
     neighbour_text: str = ""
+    rank: int = 0  # the search's best rank of the chunk when it was found (0: unknown)
 
 
 @dataclass(frozen=True)

@@ -81,6 +81,7 @@ def evaluate(result: SearchResult, engine: LLMEngine) -> Evaluation:
                 iteration=result.iteration,
                 chunk_text=candidate.text,
                 neighbour_text=neighbours,
+                rank=min(candidate.ranks.values(), default=0),
             )
         )
     satisfied_now = set(judgement.satisfied_task_ids) & focus if judgement else set()
@@ -154,9 +155,20 @@ def candidate_passages(result: SearchResult) -> list[Passage]:
 def _held_passages(evidence: list[Evidence], focus: set[str], first_index: int) -> list[Passage]:
     """Chunks already held as evidence for a focus task: seen-ID exclusion keeps them out of
     the search, yet they count when the librarian judges whether the task is covered.
-    Findings on them are duplicates of held evidence and are dropped below."""
-    texts = {e.chunk_id: e.chunk_text or e.snippet for e in evidence if e.task_id in focus}
-    return [Passage(first_index + i, text) for i, text in enumerate(texts.values())]
+    Each keeps the rank the search gave it when it was found: judged again without it, the
+    search's first passage would weigh no more than its last. Findings on them are
+    duplicates of held evidence and are dropped below."""
+    texts: dict[str, str] = {}
+    ranks: dict[str, int] = {}
+    for e in evidence:
+        if e.task_id in focus:
+            texts.setdefault(e.chunk_id, e.chunk_text or e.snippet)
+            if e.rank > 0:
+                ranks[e.chunk_id] = min(e.rank, ranks.get(e.chunk_id, e.rank))
+    return [
+        Passage(first_index + i, text, ranks={"held": ranks[c]} if c in ranks else {})
+        for i, (c, text) in enumerate(texts.items())
+    ]
 
 
 def _required(tasks: list[PlannedTask], task_id: str) -> bool:

@@ -78,7 +78,20 @@ class MemorySearch:
             c for c in self.chunks if c[0] not in order.seen_ids and any(w in c[2] for w in words)
         ][:k]
         candidates = [
-            Candidate(i, cid, mid, f"title {mid}", 1, [], 0, text, None, None, 1.0 / (i + 1))
+            Candidate(
+                i,
+                cid,
+                mid,
+                f"title {mid}",
+                1,
+                [],
+                0,
+                text,
+                None,
+                None,
+                1.0 / (i + 1),
+                ranks={"memory": i + 1},
+            )
             for i, (cid, mid, text) in enumerate(hits)
         ]
         return Hits(candidates, k, len(self.chunks), len(order.seen_ids))

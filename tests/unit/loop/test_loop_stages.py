@@ -110,6 +110,28 @@ def test_a_task_out_of_focus_keeps_its_evidence_but_waits_for_its_turn(engine_fo
     assert second.route == "COMPLETE" and second.new_evidence == 0
 
 
+def test_held_evidence_is_judged_again_with_the_rank_the_search_gave_it(engine_for, memory_search):
+    engine = engine_for({"t1": "median", "t2": "standard error"})
+    request = professor.plan_question(question(), engine, 1_000)[0][1].event
+    both = dataclasses.replace(request, text_queries=["mean", "standard error"])
+    search = memory_search(CHUNKS)
+    state, out = search_step(both, None, search, 2_000)
+    first = evaluate(out[1].event, engine)
+    held = {e.chunk_id: e.rank for e in first.state.evidence if e.task_id == "t2"}
+    assert held == {"c3": 2}  # c2 and c3 hold "mean": c3 came second
+    seen: list = []
+    judge = engine.evaluate
+    engine.evaluate = lambda q, tasks, passages, conditions=(): (
+        seen.extend(passages) or judge(q, tasks, passages, conditions)
+    )
+    following = dataclasses.replace(
+        request, iteration=1, text_queries=["nothing new"], focus_task_ids=["t2"],
+        state=first.state,
+    )  # fmt: skip
+    evaluate(search_step(following, state, search, 3_000)[1][1].event, engine)
+    assert [p.ranks for p in seen if "standard error" in p.text] == [{"held": 2}]
+
+
 def test_librarian_maps_indexes_back_and_drops_duplicates(engine_for, memory_search):
     engine = engine_for({"t1": "median", "t2": "standard error"})
     emits, _ = professor.plan_question(question(), engine, 1_000)
