@@ -56,10 +56,10 @@ _JA_STOP = (
 _FRAME = "定義 意味 説明 違い 差 相違 比較 特徴 関係 理由 仕組み 方法 例 種類"
 
 
-# Latin words, numbers and Greek letters (the λ or α a formula names) are matched as written.
-_LATIN_WORD = re.compile(
-    r"[A-Za-z][A-Za-z0-9]*(?:['’][A-Za-z]+)?|[0-9]+|[\u0391-\u03a9\u03b1-\u03c9]"
-)
+# Greek letters, capital and small: the λ or α a formula names, kept as words of their own.
+_GREEK = "\u0391-\u03a9\u03b1-\u03c9"
+# Latin words, numbers and Greek letters are matched as written.
+_LATIN_WORD = re.compile(rf"[A-Za-z][A-Za-z0-9]*(?:['’][A-Za-z]+)?|[0-9]+|[{_GREEK}]")
 
 
 def terms(text: str) -> list[str]:
@@ -192,7 +192,7 @@ def _distinct(items: Iterable[str]) -> list[str]:
 # Runs that make up Japanese content words: kanji (with 々), katakana (with ー・), Latin/digits,
 # Greek letters.
 _JA_RUN = re.compile(
-    r"(?:[\u3400-\u4dbf\u4e00-\u9fff\u3005\u30a0-\u30ff\uff66-\uff9fA-Za-z0-9\u0391-\u03a9\u03b1-\u03c9]"
+    rf"(?:[\u3400-\u4dbf\u4e00-\u9fff\u3005\u30a0-\u30ff\uff66-\uff9fA-Za-z0-9{_GREEK}]"
     r"[\u30fc\u30fb]?"
     # an identifier stays whole: ef_search, sf-search-api, isolation.level, pg_trgm
     r"|(?<=[A-Za-z0-9])[_.\-](?=[A-Za-z0-9]))+"
@@ -216,9 +216,7 @@ def keywords_of(text: str) -> list[str]:
     text = unicodedata.normalize("NFKC", text)
     if detect_language(text) == "ja":
         return _japanese_keywords(text)
-    words = re.findall(
-        r"[A-Za-z0-9][A-Za-z0-9'’.+#-]*[A-Za-z0-9+#]|[A-Za-z0-9\u0391-\u03a9\u03b1-\u03c9]", text
-    )
+    words = re.findall(rf"[A-Za-z0-9][A-Za-z0-9'’.+#-]*[A-Za-z0-9+#]|[A-Za-z0-9{_GREEK}]", text)
     phrases: list[str] = []
     current: list[str] = []
     for word in words:
