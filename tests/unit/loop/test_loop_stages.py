@@ -87,13 +87,22 @@ def test_iteration_zero_searches_the_first_task_of_several(engine_for):
     assert single.focus_task_ids == ["t1", "t2"], "one iteration must search every task"
 
 
-def test_a_task_out_of_focus_keeps_its_evidence_but_waits_for_its_turn(engine_for, memory_search):
+def first_of_two_tasks(engine_for, memory_search, queries: list[str]):
+    """Plan "median" (t1) and "standard error" (t2), search ``queries`` once and evaluate:
+    the engine, the plan's request, the search, its session state and the evaluation."""
     engine = engine_for({"t1": "median", "t2": "standard error"})
     request = professor.plan_question(question(), engine, 1_000)[0][1].event
-    both = dataclasses.replace(request, text_queries=["median", "standard error"])
     search = memory_search(CHUNKS)
-    state, out = search_step(both, None, search, 2_000)
-    first = evaluate(out[1].event, engine)
+    state, out = search_step(
+        dataclasses.replace(request, text_queries=queries), None, search, 2_000
+    )
+    return engine, request, search, state, evaluate(out[1].event, engine)
+
+
+def test_a_task_out_of_focus_keeps_its_evidence_but_waits_for_its_turn(engine_for, memory_search):
+    engine, request, search, state, first = first_of_two_tasks(
+        engine_for, memory_search, ["median", "standard error"]
+    )
     assert {e.task_id for e in first.state.evidence} == {"t1", "t2"}
     assert first.route == "CONTINUE" and first.next_focus == ["t2"]
     # the next search finds nothing new for t2 (c3 is seen), yet its held evidence covers it
@@ -111,12 +120,9 @@ def test_a_task_out_of_focus_keeps_its_evidence_but_waits_for_its_turn(engine_fo
 
 
 def test_held_evidence_is_judged_again_with_the_rank_the_search_gave_it(engine_for, memory_search):
-    engine = engine_for({"t1": "median", "t2": "standard error"})
-    request = professor.plan_question(question(), engine, 1_000)[0][1].event
-    both = dataclasses.replace(request, text_queries=["mean", "standard error"])
-    search = memory_search(CHUNKS)
-    state, out = search_step(both, None, search, 2_000)
-    first = evaluate(out[1].event, engine)
+    engine, request, search, state, first = first_of_two_tasks(
+        engine_for, memory_search, ["mean", "standard error"]
+    )
     held = {e.chunk_id: e.rank for e in first.state.evidence if e.task_id == "t2"}
     assert held == {"c3": 2}  # c2 and c3 hold "mean": c3 came second
     seen: list = []
