@@ -114,14 +114,65 @@ def parse_markdown(text: str) -> tuple[str | None, list[Block]]:
 # --- plain text ------------------------------------------------------------------------
 
 
+# A plain-text heading is a one-line paragraph that numbers a section ("3. L2 正則化",
+# "2.1 Setup", "第3章 索引") or is bracketed (【まとめ】), with no sentence end. The number's
+# depth is the level; a bracketed heading sits below whatever is open.
+_NUMBERED_HEADING = re.compile(
+    r"^(?:(\d{1,2}(?:\.\d{1,2})*)[.．]?|第[0-9０-９一二三四五六七八九十]+[章節部])[ \t\u3000]+\S"
+)
+_BRACKET_HEADING = re.compile(r"^【[^】]{1,30}】$")
+_SENTENCE_END = re.compile(r"[。．.!?！？:：]$")
+_MAX_HEADING_CHARS = 50
+_BRACKET_LEVEL = 9
+
+
+def _heading_level(paragraph: str) -> int | None:
+    """The level of a heading-shaped paragraph, or None for anything else."""
+    line = paragraph.strip()
+    if "\n" in line or len(line) > _MAX_HEADING_CHARS or _SENTENCE_END.search(line):
+        return None
+    if _BRACKET_HEADING.match(line):
+        return _BRACKET_LEVEL
+    if numbered := _NUMBERED_HEADING.match(line):
+        number = numbered.group(1)
+        return number.count(".") + 1 if number else 1
+    return None
+
+
+def _plain_title(paragraph: str) -> str | None:
+    """A first paragraph of a few short lines with no sentence end is the document's title."""
+    lines = [line.strip() for line in paragraph.strip().split("\n")]
+    if len(lines) > 3 or any(len(x) > 60 or _SENTENCE_END.search(x) for x in lines):
+        return None
+    return " ".join(lines)
+
+
 def parse_plain_text(text: str) -> tuple[str | None, list[Block]]:
-    """Paragraphs separated by blank lines; plain text has no headings."""
-    blocks = [
-        Block(join_cjk_lines(paragraph.strip()))
-        for paragraph in re.split(r"\n[ \t]*\n", text)
-        if paragraph.strip()
-    ]
-    return None, blocks
+    """Paragraphs separated by blank lines, under the headings that plain text marks by
+    numbering or brackets.
+
+    A run of numbered one-liners at one level, each separated by a blank line, is a list,
+    not a series of empty sections: a line is a heading only when neither neighbour is a
+    heading-shaped line of the same level.
+    """
+    paragraphs = [p.strip() for p in re.split(r"\n[ \t]*\n", text) if p.strip()]
+    levels = [_heading_level(p) for p in paragraphs]
+    title = None
+    if len(paragraphs) > 1 and levels[0] is None:
+        title = _plain_title(paragraphs[0])
+    headings = _Headings()
+    if title:  # like a Markdown H1: every block sits below it
+        headings.open(0, title)
+    blocks: list[Block] = []
+    for i, paragraph in enumerate(paragraphs):
+        level = levels[i]
+        neighbours = levels[i - 1 : i] + levels[i + 1 : i + 2]
+        is_heading = level is not None and i + 1 < len(paragraphs) and level not in neighbours
+        if is_heading:
+            headings.open(level, paragraph)
+        elif not (i == 0 and title):
+            blocks.append(Block(join_cjk_lines(paragraph), headings.path))
+    return title, blocks
 
 
 # --- HTML -------------------------------------------------------------------------------

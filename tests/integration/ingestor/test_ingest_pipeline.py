@@ -71,10 +71,15 @@ def test_markdown_pdf_and_text_are_stored_with_pages_headings_and_vectors(pipeli
     )
     assert len(pages) >= 2 and None not in {p for (p,) in pages}, "PDF chunks keep page numbers"
     assert rows(pipeline, "SELECT embedder, dimension FROM embedding_space") == [("use-m3", 512)]
-    assert (
-        rows(pipeline, "SELECT count(*) FROM chunks WHERE material_id = %s", txt.material_id)[0][0]
-        == txt.chunk_count
+    txt_rows = rows(
+        pipeline, "SELECT heading_path FROM chunks WHERE material_id = %s", txt.material_id
     )
+    assert len(txt_rows) == txt.chunk_count
+    title = "第4回 標本と推定（講義メモ）"  # the text file's short first paragraph
+    assert {tuple(h) for (h,) in txt_rows} == {(title,)}
+    assert rows(
+        pipeline, "SELECT title FROM materials WHERE material_id = %s", txt.material_id
+    ) == [(title,)]
 
 
 def test_the_same_job_three_times_stores_one_material(pipeline, course, tmp_path):

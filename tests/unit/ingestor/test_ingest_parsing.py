@@ -103,6 +103,43 @@ def test_plain_text_paragraphs():
     assert [b.text for b in blocks] == ["第一段落の続き。", "Second paragraph\nwraps here."]
 
 
+def test_plain_text_numbered_and_bracketed_lines_are_headings_below_the_title():
+    text = (
+        "統計学入門 第3回\n講義ノート\n\n"
+        "1. 平均と分散\n\n平均は値の和を個数で割る。\n\n"
+        "1.1 分散の式\n\nV = Σ (x - μ)^2 / n\n\n"
+        "【補足】\n\n標本分散は n - 1 で割る。\n\n"
+        "第2章 検定\n\n帰無仮説を立てる。\n"
+    )
+    title, blocks = parse_plain_text(text)
+    assert title == "統計学入門 第3回 講義ノート"
+    paths = {b.text: b.heading_path for b in blocks}
+    top = ("統計学入門 第3回 講義ノート",)
+    assert paths["平均は値の和を個数で割る。"] == (*top, "1. 平均と分散")
+    assert paths["V = Σ (x - μ)^2 / n"] == (*top, "1. 平均と分散", "1.1 分散の式")
+    assert paths["標本分散は n - 1 で割る。"] == (*top, "1. 平均と分散", "1.1 分散の式", "【補足】")
+    assert paths["帰無仮説を立てる。"] == (*top, "第2章 検定")
+
+
+def test_plain_text_numbered_one_liners_in_a_row_stay_a_list():
+    text = "手順は次のとおり。\n\n1. 準備する\n\n2. 実行する\n\n以上で終わる。"
+    title, blocks = parse_plain_text(text)
+    assert title is None  # a first paragraph that ends a sentence is no title
+    assert [b.text for b in blocks] == [
+        "手順は次のとおり。",
+        "1. 準備する",
+        "2. 実行する",
+        "以上で終わる。",
+    ]
+    assert all(b.heading_path == () for b in blocks)
+
+
+def test_plain_text_sentences_and_long_lines_are_never_headings():
+    text = "1. データを分割する。\n\n本文。\n\n2 " + "長い行" * 20 + "\n\n本文。"
+    _, blocks = parse_plain_text(text)
+    assert len(blocks) == 4 and all(b.heading_path == () for b in blocks)
+
+
 @pytest.mark.parametrize(
     "data",
     [
