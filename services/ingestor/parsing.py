@@ -147,14 +147,33 @@ def _plain_title(paragraph: str) -> str | None:
     return " ".join(lines)
 
 
+# Markdown written into a .txt file (notes exported from editors and chat tools, design
+# documents): two of these kinds of marks, or three ATX headings, and it is read as Markdown.
+_MARKDOWN_MARKS = (
+    re.compile(r"^ {0,3}#{1,6}[ \t]+\S", re.M),  # ATX heading
+    re.compile(r"^ {0,3}(?:`{3,}|~{3,})", re.M),  # code fence
+    re.compile(r"^ {0,3}\|?[ \t]*:?-{3,}:?[ \t]*\|", re.M),  # table separator row
+    re.compile(r"\*\*[^*\n]+\*\*"),  # bold
+    re.compile(r"!?\[[^\]\n]+\]\([^)\s]+\)"),  # link or image
+)
+_ATX_LINE = _MARKDOWN_MARKS[0]
+
+
+def looks_like_markdown(text: str) -> bool:
+    kinds = sum(1 for mark in _MARKDOWN_MARKS if mark.search(text))
+    return kinds >= 2 or len(_ATX_LINE.findall(text)) >= 3
+
+
 def parse_plain_text(text: str) -> tuple[str | None, list[Block]]:
     """Paragraphs separated by blank lines, under the headings that plain text marks by
-    numbering or brackets.
+    numbering or brackets; a text file written in Markdown is read as Markdown.
 
     A run of numbered one-liners at one level, each separated by a blank line, is a list,
     not a series of empty sections: a line is a heading only when neither neighbour is a
     heading-shaped line of the same level.
     """
+    if looks_like_markdown(text):
+        return parse_markdown(text)
     paragraphs = [p.strip() for p in re.split(r"\n[ \t]*\n", text) if p.strip()]
     levels = [_heading_level(p) for p in paragraphs]
     title = None

@@ -5,7 +5,13 @@ import codecs
 import pytest
 
 from services.common.errors import InvalidInput
-from services.ingestor.parsing import decode_text, parse_html, parse_markdown, parse_plain_text
+from services.ingestor.parsing import (
+    decode_text,
+    looks_like_markdown,
+    parse_html,
+    parse_markdown,
+    parse_plain_text,
+)
 
 
 def test_markdown_heading_paths_fences_setext_and_front_matter():
@@ -138,6 +144,30 @@ def test_plain_text_sentences_and_long_lines_are_never_headings():
     text = "1. データを分割する。\n\n本文。\n\n2 " + "長い行" * 20 + "\n\n本文。"
     _, blocks = parse_plain_text(text)
     assert len(blocks) == 4 and all(b.heading_path == () for b in blocks)
+
+
+def test_a_text_file_written_in_markdown_is_read_as_markdown():
+    text = (
+        "# 検索設計\n\n## 索引\n\n**HNSW** を使う。\n\n```sql\nCREATE INDEX i\n\nON t;\n```\n\n"
+        "| 設定 | 値 |\n|---|---|\n| m | 16 |\n"
+    )
+    assert looks_like_markdown(text)
+    title, blocks = parse_plain_text(text)
+    assert title == "検索設計"
+    assert all(b.heading_path == ("検索設計", "索引") for b in blocks)
+    assert "```sql\nCREATE INDEX i\n\nON t;\n```" in [b.text for b in blocks]  # one block
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1. はじめに\n\n本文。\n\n2. まとめ\n\n本文。",
+        "# install the package first\npip install x\n\nThen run it.",  # one shell comment
+        "Costs are **high**.",  # one kind of mark
+    ],
+)
+def test_plain_text_with_a_stray_mark_stays_plain_text(text):
+    assert not looks_like_markdown(text)
 
 
 @pytest.mark.parametrize(
