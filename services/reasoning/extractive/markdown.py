@@ -22,6 +22,8 @@ _EMPHASIS = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*\n]+?)(?<=\S)\*(?![\w*])")
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 _DISPLAY_MATH = re.compile(r"^\s*\$\$\s*$")
 _INLINE_MATH = re.compile(r"\$\$?([^$\n]+?)\$\$?")
+# A line break inside a table cell (BM25<br>HNSW) separates words; the tag is no text.
+_LINE_BREAK_TAG = re.compile(r"\s*<br\s*/?>\s*", re.I)
 
 
 def table_cells(line: str) -> list[str] | None:
@@ -35,7 +37,7 @@ def table_cells(line: str) -> list[str] | None:
 def _plain_line(line: str) -> str:
     cells = table_cells(line)
     if cells is not None:
-        return " | ".join(_inline(c) for c in cells)
+        return " | ".join(_inline(_LINE_BREAK_TAG.sub(" ", c)) for c in cells)
     return _inline(line)
 
 

@@ -29,6 +29,11 @@ def test_table_rows_keep_their_cells_and_lose_the_rule():
     assert table_cells("not | a row") is None
 
 
+def test_a_line_break_tag_in_a_cell_is_a_space():
+    assert plain_text("| 検索 | BM25<br>HNSW<BR/>pg_trgm |") == "検索 | BM25 HNSW pg_trgm"
+    assert plain_text('html = "a<br>b"') == 'html = "a<br>b"'  # outside a table it is text
+
+
 def test_formulas_keep_every_symbol_but_the_dollar_delimiters():
     text = "IDF は $\\log\\frac{N - n + 0.5}{n + 0.5}$ で、\n$$\nk_1 = 1.2\n$$"
     assert plain_text(text) == "IDF は \\log\\frac{N - n + 0.5}{n + 0.5} で、\nk_1 = 1.2"
