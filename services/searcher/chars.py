@@ -6,7 +6,10 @@ each piece also matches every chunk about iterating or scanning. This list finds
 holding the whole string, case-insensitively, through a ``pg_trgm`` GIN index on the chunk
 text (migration 0005): the trigrams of the string's alphanumeric runs narrow the rows, then
 ``ILIKE`` checks the exact substring. Scored by the strings' rarity in the scope
-(ln(1 + N / df), summed over the strings a chunk holds).
+(ln(1 + N / df), summed over the strings a chunk holds). A string held by more chunks than
+the list returns (BM25 in a search course) cannot choose among them: it would fill the list
+with an arbitrary tie, each at the top score after min-max, above BM25's best. Such a
+string is left to BM25.
 
 Only identifier-like strings take part: three or more characters of ASCII letters and digits,
 with at least one letter, and an inner ``.``, ``_``, ``-``, ``/`` or ``:``, or a digit, or
@@ -63,7 +66,7 @@ WITH s(span, pattern) AS (
     JOIN s ON c.text ILIKE s.pattern
     WHERE {scope} AND c.text ILIKE ANY(%(chars_patterns)s::text[])
 ), df AS (
-    SELECT span, count(*) AS n FROM hits GROUP BY span
+    SELECT span, count(*) AS n FROM hits GROUP BY span HAVING count(*) <= %(chars_limit)s
 )
 SELECT hits.chunk_id, sum(ln(1 + %(chars_n)s::float8 / df.n)) AS score
 FROM hits JOIN df USING (span)

@@ -56,3 +56,21 @@ def test_chunks_holding_the_identifier_come_first_and_only_in_scope(db_conn, sub
     without = FusionConfig("convex", {"bm25": 0.85, "vector": 0.15})
     outcome = search(db_conn, query, HashEmbedder(), fusion=without, k_override=3)
     assert outcome.candidates[0].chunk_id == stored.chunk_ids[1]
+
+
+def test_an_identifier_in_more_chunks_than_the_list_holds_is_left_to_bm25(db_conn, subject_id):
+    ensure_subject(db_conn, subject_id)
+    enroll(db_conn, subject_id, "alice")
+    common = [f"第{i}節でも BM25 に触れる。" for i in range(4)]
+    rare = "BM25 の長さ正規化は K = k1 x (1 - b + b x dl / avg_dl) で計算する。"
+    stored = add_material(db_conn, subject_id, "t", "a.md", [*common, rare])
+    db_conn.commit()
+    scope = scope_predicate(subject_id, "alice", SearchFilters())
+    spans = literal_spans(["BM25 の avg_dl は？"])
+    assert spans == ["bm25", "avg_dl"]
+    # bm25 is in all five chunks, more than a list of three can choose among: only avg_dl counts
+    hits = chars_search(db_conn, scope, spans, n_scope=5, limit=3)
+    assert [h.key for h in hits] == [stored.chunk_ids[4]]
+    # a list of five holds every chunk with bm25, so there it still counts
+    hits = chars_search(db_conn, scope, spans, n_scope=5, limit=5)
+    assert len(hits) == 5 and hits[0].key == stored.chunk_ids[4]
