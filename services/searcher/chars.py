@@ -5,11 +5,12 @@ becomes ``hnsw`` / ``iterative`` / ``scan``, ``SF-E5003`` becomes ``sf`` / ``e50
 each piece also matches every chunk about iterating or scanning. This list finds the chunks
 holding the whole string, case-insensitively, through a ``pg_trgm`` GIN index on the chunk
 text (migration 0005): the trigrams of the string's alphanumeric runs narrow the rows, then
-``ILIKE`` checks the exact substring. Scored by the strings' rarity in the scope
-(ln(1 + N / df), summed over the strings a chunk holds). A string held by more chunks than
-the list returns (BM25 in a search course) cannot choose among them: it would fill the list
-with an arbitrary tie, each at the top score after min-max, above BM25's best. Such a
-string is left to BM25.
+``ILIKE`` checks the exact substring. Scored by the strings' rarity in the scope,
+ln(1 + N / df) summed over the strings a chunk holds, over ln(1 + N) and capped at 1: a
+string only one chunk holds scores 1, one a material keeps repeating much less, so that the
+fusion can take the score as it is (``FusionConfig.absolute``). A string held by more chunks
+than the list returns (BM25 in a search course) cannot choose among them, only fill the list
+with an arbitrary part of a tie: it is left to BM25.
 
 Only identifier-like strings take part: three or more characters of ASCII letters and digits,
 with at least one letter, and an inner ``.``, ``_``, ``-``, ``/`` or ``:``, or a digit, or
@@ -68,7 +69,8 @@ WITH s(span, pattern) AS (
 ), df AS (
     SELECT span, count(*) AS n FROM hits GROUP BY span HAVING count(*) <= %(chars_limit)s
 )
-SELECT hits.chunk_id, sum(ln(1 + %(chars_n)s::float8 / df.n)) AS score
+SELECT hits.chunk_id,
+       least(1.0, sum(ln(1 + %(chars_n)s::float8 / df.n)) / ln(1 + %(chars_n)s::float8)) AS score
 FROM hits JOIN df USING (span)
 GROUP BY hits.chunk_id
 ORDER BY score DESC, hits.chunk_id

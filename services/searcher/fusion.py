@@ -42,6 +42,8 @@ class FusionConfig:
     method: Method = "rrf"
     weights: Mapping[str, float] = field(default_factory=dict)  # missing source = 1.0
     rrf_constant: float = 60.0
+    # Sources whose scores are already on [0, 1] (convex fusion takes them as they are).
+    absolute: frozenset[str] = frozenset()
 
     def weight(self, source: str) -> float:
         return float(self.weights.get(source, 1.0))
@@ -94,7 +96,10 @@ def convex(
 ) -> list[Fused]:
     fused = _collect(lists)
     for source, hits in lists.items():
-        normalised = _min_max(hits)
+        if source in config.absolute:
+            normalised = {h.key: h.score for h in hits}
+        else:
+            normalised = _min_max(hits)
         for key, value in normalised.items():
             fused[key].score += config.weight(source) * value
     return _ordered(fused)
@@ -130,11 +135,19 @@ PLAIN_RRF = FusionConfig(method="rrf", rrf_constant=60.0)
 #   better there (0.5: 0.978): the weight is the dev split's best, not each set's peak.
 #
 # "chars" (services/searcher/chars.py) is a third list only for queries naming an identifier
-# (hnsw.iterative_scan, SF-E5003, cs318-embed-small); each chunk holding it gets up to 1.0, so
-# it outranks chunks that merely share the identifier's pieces with BM25. `eduanima eval
-# retrieval`, service conditions (real chunker, dynamic k=5), chars weight 0 -> 1.0:
-# course identifiers (25 questions) hit@k 0.96 -> 1.0, MRR@k 0.8467 -> 0.96 (0.5 scores the
-# same, 0.15 0.9067; with the chunker before issue 12: 0.92 -> 0.96, 0.80 -> 0.92); jsquad_ja
-# 0.96 / 0.9022 unchanged; xquad_en hit@k 0.9867 unchanged, MRR@k 0.9492 -> 0.9475 (one
-# question one place lower). The ideal-condition hybrid figures are unchanged by it.
-DEFAULT_FUSION = FusionConfig(method="convex", weights={"bm25": 0.85, "vector": 0.15, "chars": 1.0})
+# (hnsw.iterative_scan, SF-E5003, cs318-embed-small). Its score is already on [0, 1]: the
+# identifier's rarity, ln(1 + N/df) over ln(1 + N), so a string in one chunk gives that chunk
+# the full weight 1.0 and it outranks chunks that merely share the string's pieces with BM25,
+# while a name the material repeats (ShelfFinder in its design document, 8 of 171 chunks)
+# gives about 0.6 and no longer displaces BM25's best chunk. Min-max normalised instead, one
+# string's holders all tied at 1.0. `eduanima eval retrieval`, service conditions (real
+# chunker, dynamic k=5), hit@k / MRR@k, chars min-max -> absolute: course 0.7835 / 0.6591 ->
+# 0.8557 / 0.7361, course identifiers (25 questions) 1.0 / 0.96 -> 1.0 / 0.94, course_ml
+# 0.8289 / 0.6814 -> 0.8158 / 0.6781, jsquad_ja 0.96 / 0.9022 and xquad_en 0.9867 / 0.9475
+# unchanged. Without the list at all: course 0.866 / 0.753, identifiers 0.96 / 0.8467,
+# course_ml 0.7895 / 0.6331. The ideal-condition hybrid figures are unchanged by it.
+DEFAULT_FUSION = FusionConfig(
+    method="convex",
+    weights={"bm25": 0.85, "vector": 0.15, "chars": 1.0},
+    absolute=frozenset({"chars"}),
+)

@@ -19,6 +19,7 @@ Per configuration: hit@k and MRR@k with k = ``choose_k(N)`` of the stored subjec
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import statistics
@@ -195,8 +196,11 @@ def chars_sweep() -> list[tuple[str, FusionConfig]]:
     """The default hybrid, and the character list fused at other weights (0 = without it)."""
     weights = {k: v for k, v in DEFAULT_FUSION.weights.items() if k != "chars"}
     configs = [("hybrid", DEFAULT_FUSION)]
-    for w in (0.0, 0.15, 0.3, 0.5, 1.0):
+    for w in (0.0, 0.15, 0.3, 0.5, 0.7, 1.0):
         if w != DEFAULT_FUSION.weights.get("chars", 0.0):
-            config = FusionConfig("convex", {**weights, "chars": w})
+            config = dataclasses.replace(DEFAULT_FUSION, weights={**weights, "chars": w})
             configs.append((f"hybrid, chars {w:g}", config))
+    # the list min-max normalised, as before its scores were on an absolute scale
+    relative = dataclasses.replace(DEFAULT_FUSION, absolute=frozenset())
+    configs.append(("hybrid, chars min-max", relative))
     return configs

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from services.common.materials import enroll, ensure_subject
@@ -74,3 +76,6 @@ def test_an_identifier_in_more_chunks_than_the_list_holds_is_left_to_bm25(db_con
     # a list of five holds every chunk with bm25, so there it still counts
     hits = chars_search(db_conn, scope, spans, n_scope=5, limit=5)
     assert len(hits) == 5 and hits[0].key == stored.chunk_ids[4]
+    # scores on the rarity scale: a string only one chunk holds gives 1 (the cap), one that
+    # all five hold ln(2) / ln(6)
+    assert [h.score for h in hits] == pytest.approx([1.0] + [math.log(2) / math.log(6)] * 4)

@@ -38,6 +38,14 @@ def test_convex_uses_min_max_normalised_scores():
     assert fused["d"].score == pytest.approx(0.0)
 
 
+def test_convex_takes_an_absolute_source_as_it_is():
+    lists = {"bm25": [Hit("a", 9.0), Hit("b", 3.0)], "chars": [Hit("b", 0.6), Hit("c", 0.5)]}
+    config = FusionConfig("convex", {"bm25": 0.85, "chars": 1.0}, absolute=frozenset({"chars"}))
+    fused = {f.key: f.score for f in convex(lists, config)}
+    # min-max would give c 0.0 and b 1.0; as they are, c keeps 0.5 and b 0.6 + 0
+    assert fused == pytest.approx({"a": 0.85, "b": 0.6, "c": 0.5})
+
+
 def test_convex_with_equal_scores_does_not_divide_by_zero():
     fused = convex({"bm25": [Hit("x", 2.0), Hit("y", 2.0)]}, FusionConfig("convex"))
     assert [f.score for f in fused] == [1.0, 1.0]
