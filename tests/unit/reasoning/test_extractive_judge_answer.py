@@ -193,6 +193,15 @@ def test_supporting_quotes_follow_the_lead_from_another_passage(engine):
     assert any(line.startswith("- 「") and line.endswith("[2]") for line in lines)
 
 
+def test_up_to_two_passages_support_the_lead_and_an_unrelated_one_never(engine):
+    other = "## 代表値\n\n中央値は外れ値に強いので、所得の分布などで平均の代わりに使われる。"
+    third = "## 箱ひげ図\n\n箱ひげ図の箱の中の線は中央値を表し、外れ値は点で描く。"
+    text, _ = answer(engine, "中央値とは何ですか？", [MEDIAN, other, third, WEATHER])
+    support = [line for line in text.splitlines() if line.startswith("- 「")]
+    assert sorted(line[-3:] for line in support) == ["[2]", "[3]"]
+    assert "台風" not in text
+
+
 def test_without_enough_evidence_only_close_passages_are_shown(engine):
     text, _ = answer(engine, "中央値の計算に必要な手順は？", [MEDIAN, WEATHER], complete=False)
     assert "[1]" in text  # the close passage, shown as such
