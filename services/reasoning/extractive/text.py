@@ -315,7 +315,7 @@ def squash_spaces(text: str) -> str:
 
 
 _ASKS_NUMBER = re.compile(
-    r"いつ|いくつ|いくら|幾つ|どのくらい|どれくらい|どれだけ|どの程度"
+    r"いつ(?!か)|いくつ(?!か)|いくら(?!か)|幾つ(?!か)|どのくらい|どれくらい|どれだけ|どの程度"
     r"|何(?:年|月|日|時|分|秒|人|個|回|歳|割|倍|件|本|台|枚|段|行|列|次元|桁|文字|ページ|バイト"
     r"|ミリ|マイクロ|%|パーセント|KB|MB|GB|TB|km|キロ|メートル|世紀|名|隻|機|種|週|度|点|位|番|ms)"
     r"|\bhow (?:many|much|long|old|far|often|large|big|tall|high|fast|small|wide)\b|\bwhen\b"

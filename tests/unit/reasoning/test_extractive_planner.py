@@ -170,6 +170,10 @@ def test_the_shape_of_answer_a_question_asks_for(question, shape):
 def test_a_word_that_holds_a_question_cue_is_no_cue():
     assert not wants_of("損失関数と目的関数を式で書いて").reason  # 目的関数 asks for no purpose
     assert wants_of("この索引を作る目的は？").reason
+    # いくつか, いつか and いくらか are "some", "someday", "somewhat": no number is asked for
+    assert not wants_of("索引の種類をいくつか挙げて").number
+    assert not wants_of("いつか使う設定をいくらか教えて").number
+    assert wants_of("索引はいくつ作れる？").number and wants_of("いつ公開される？").number
 
 
 def test_refine_targets_what_is_missing_then_widens_then_looks_around(engine):
