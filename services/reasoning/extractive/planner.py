@@ -22,6 +22,7 @@ from services.reasoning.extractive.text import (
     keywords_of,
     split_sentences,
 )
+from services.reasoning.extractive.words import content_words
 from services.reasoning.llm import PlanDraft, PlannedTask, QueryDraft
 
 MAX_TASKS = 6
@@ -327,8 +328,11 @@ def _general_pieces(keyword: str) -> list[str]:
     """Shorter, more general parts of a keyword: words of a phrase, ends of a compound."""
     if " " in keyword:
         return [w for w in keyword.split() if len(w) > 2]
-    if detect_language(keyword) == "ja" and len(keyword) >= 4:
-        return [keyword[:2], keyword[-2:]]  # 決定係数 -> 決定, 係数
+    if detect_language(keyword) == "ja":
+        # the nouns of a compound (決定係数 -> 決定, 係数); a word of one noun (テンプレート)
+        # has no more general part to give
+        parts = [w for w in content_words(keyword) if w != keyword and len(w) >= 2]
+        return parts or [keyword]
     return [keyword]
 
 

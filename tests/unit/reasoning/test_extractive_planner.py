@@ -188,3 +188,12 @@ def test_refine_targets_what_is_missing_then_widens_then_looks_around(engine):
     assert "参照整合性" in neighbours.text_queries
     with pytest.raises(InvalidInput):
         engine.refine(question, tasks, ["T3"], "sideways", [])
+
+
+def test_widening_splits_a_compound_into_its_nouns_never_a_word_into_syllables(engine):
+    question = "評価テンプレートの分割方法は？"
+    tasks = engine.plan(question).tasks
+    broader = engine.refine(question, tasks, [tasks[0].task_id], "broader", [])
+    pieces = set(broader.text_queries)
+    assert {"分割", "方法"} <= pieces  # 分割方法, the most general compound, in its nouns
+    assert not pieces & {"テン", "ート", "テンプ"}  # テンプレート is one word
