@@ -139,8 +139,8 @@ PLAIN_RRF = FusionConfig(method="rrf", rrf_constant=60.0)
 # identifier's rarity, ln(1 + N/df) over ln(1 + N), so a string in one chunk gives that chunk
 # the full weight 1.0 and it outranks chunks that merely share the string's pieces with BM25,
 # while a name the material repeats (ShelfFinder in its design document, 8 of 171 chunks)
-# gives about 0.6 and no longer displaces BM25's best chunk. Min-max normalised instead, one
-# string's holders all tied at 1.0. `eduanima eval retrieval`, service conditions (real
+# gives about 0.6 and no longer displaces BM25's best chunk (min-max normalised, all holders
+# of one string had tied at 1.0). `eduanima eval retrieval`, service conditions (real
 # chunker, dynamic k=5), hit@k / MRR@k, chars min-max -> absolute: course 0.7835 / 0.6591 ->
 # 0.8557 / 0.7361, course identifiers (25 questions) 1.0 / 0.96 -> 1.0 / 0.94, course_ml
 # 0.8289 / 0.6814 -> 0.8158 / 0.6781, jsquad_ja 0.96 / 0.9022 and xquad_en 0.9867 / 0.9475
