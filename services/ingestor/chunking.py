@@ -93,6 +93,8 @@ def split_sentences(text: str) -> list[str]:
 
 def hard_split(text: str, limit: int) -> list[str]:
     """Cut text into pieces of at most ``limit`` characters, preferring a soft break."""
+    if limit < 1:
+        raise ValueError(f"a piece must hold at least one character, not {limit}")
     pieces = []
     while len(text) > limit:
         window = text[:limit]
@@ -241,6 +243,9 @@ def split_structure(block: Block, limit: int) -> list[str]:
     room = limit - len(frame) - len("\n".join(tail)) - 2
     if room < limit // 4:  # an intro or header too long to repeat: parts go without it
         frame, room = "\n".join(head), limit - len("\n".join(head + tail)) - 2
+    if room < limit // 4:  # a header wider than a part (padded table): said once, as rows
+        frame, items = "", head + items
+        room = limit - len("\n".join(tail)) - 2
     parts: list[list[str]] = [[]]
     for piece in (piece for item in items for piece in hard_split(item, room)):
         if parts[-1] and len("\n".join(parts[-1] + [piece])) > room:

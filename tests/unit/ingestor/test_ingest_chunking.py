@@ -2,6 +2,7 @@
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -152,6 +153,25 @@ def test_a_long_table_splits_at_row_boundaries_repeating_heading_intro_and_heade
         )
         seen += [line for line in chunk.text.splitlines() if line.startswith("| 索引")]
     assert seen == rows.splitlines()  # every row once, in order, none cut
+
+
+def test_a_table_whose_header_is_wider_than_a_chunk_is_split_without_repeating_it():
+    # tables padded for plain-text editors: header and rule rows of hundreds of spaces/dashes
+    limits = ChunkLimits(target_chars=150, max_chars=200, min_chars=20)
+    header = "| 項目" + " " * 150 + "| 内容" + " " * 100 + "|"
+    rule = "|" + "-" * 160 + "|" + "-" * 100 + "|"
+    rows = [f"| 入力{i} | 説明{i} |" for i in range(12)]
+    table = "\n".join([header, rule, *rows])
+    chunks = chunk_blocks(_blocks(table), limits)  # ended: it looped forever before
+    assert all(len(chunk.text) <= limits.max_chars for chunk in chunks)
+    text = "\n".join(chunk.text for chunk in chunks)
+    assert [line for line in text.splitlines() if line.startswith("| 入力")] == rows
+    assert text.count("| 項目") == 1  # said once, not repeated in every part
+
+
+def test_a_piece_of_no_characters_is_refused():
+    with pytest.raises(ValueError):
+        hard_split("abc", 0)
 
 
 def test_a_long_code_block_splits_at_lines_inside_its_fences():
