@@ -243,9 +243,9 @@ def split_structure(block: Block, limit: int) -> list[str]:
     room = limit - len(frame) - len("\n".join(tail)) - 2
     if room < limit // 4:  # an intro or header too long to repeat: parts go without it
         frame, room = "\n".join(head), limit - len("\n".join(head + tail)) - 2
-    if room < limit // 4:  # a header wider than a part (padded table): said once, as rows
-        frame, items = "", head + items
-        room = limit - len("\n".join(tail)) - 2
+    if room < limit // 4:  # a header or fence wider than a part (a padded table): said once
+        frame, items, tail = "", head + items + tail, []
+        room = limit - 2
     parts: list[list[str]] = [[]]
     for piece in (piece for item in items for piece in hard_split(item, room)):
         if parts[-1] and len("\n".join(parts[-1] + [piece])) > room:

@@ -1,6 +1,7 @@
 """Chunk bounds: Japanese without spaces is split at sentence ends and never exceeds the limit."""
 
 import re
+import signal
 
 import pytest
 from hypothesis import given, settings
@@ -104,6 +105,42 @@ def test_every_chunk_is_within_the_hard_limit_and_keeps_all_text(blocks):
     assert kept == given_text
 
 
+_CELL = st.text(alphabet="索引データ ab1.|`$-", min_size=0, max_size=60)
+_WIDE = st.integers(min_value=0, max_value=400)  # padding: headers and fences past a chunk
+
+
+@st.composite
+def _structure(draw) -> str:
+    kind = draw(st.sampled_from(["table", "code", "list", "formula"]))
+    lines = draw(st.lists(_CELL, min_size=0, max_size=15))
+    pad = " " * draw(_WIDE)
+    if kind == "table":
+        return "\n".join(
+            [f"| 項目{pad}| 内容 |", f"|{'-' * len(pad)}---|---|"] + [f"| {x} |" for x in lines]
+        )
+    if kind == "code":
+        return "\n".join([f"```sql{pad}x", *lines, f"``` {pad}y"])
+    if kind == "list":
+        return "\n".join(f"- {x}{pad}z" for x in lines) or "- z"
+    return "\n".join(["$$", *lines, pad + "x", "$$"])
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(_structure(), min_size=1, max_size=5), st.sampled_from([(), ("表",)]))
+def test_any_structure_is_chunked_within_the_limit(structures, path):
+    signal.signal(signal.SIGALRM, _too_slow)
+    signal.alarm(10)  # a splitter that loops forever fails here instead of hanging the run
+    try:
+        chunks = chunk_blocks([Block(text, path) for text in structures], LIMITS)
+    finally:
+        signal.alarm(0)
+    assert chunks and all(len(c.text) <= LIMITS.max_chars for c in chunks)
+
+
+def _too_slow(*_):
+    raise AssertionError("chunking did not finish within 10 s")
+
+
 # -- structures: a list, a table, a code block or a formula stays with its lead-in -----------
 
 
@@ -167,6 +204,17 @@ def test_a_table_whose_header_is_wider_than_a_chunk_is_split_without_repeating_i
     text = "\n".join(chunk.text for chunk in chunks)
     assert [line for line in text.splitlines() if line.startswith("| 入力")] == rows
     assert text.count("| 項目") == 1  # said once, not repeated in every part
+
+
+def test_a_code_block_whose_fence_lines_are_wider_than_a_chunk_still_splits():
+    limits = ChunkLimits(target_chars=150, max_chars=200, min_chars=20)
+    opening = "```python " + "x" * 250  # a long info string
+    closing = "``` " + "y" * 250  # text after the closing fence
+    lines = [f"value_{i} = {i}" for i in range(20)]
+    chunks = chunk_blocks(_blocks("\n".join([opening, *lines, closing])), limits)
+    assert all(len(chunk.text) <= limits.max_chars for chunk in chunks)
+    text = "\n".join(chunk.text for chunk in chunks)
+    assert [line for line in text.splitlines() if line.startswith("value_")] == lines
 
 
 def test_a_piece_of_no_characters_is_refused():
