@@ -148,20 +148,24 @@ def _plain_title(paragraph: str) -> str | None:
 
 
 # Markdown written into a .txt file (notes exported from editors and chat tools, design
-# documents): two of these kinds of marks, or three ATX headings, and it is read as Markdown.
-_MARKDOWN_MARKS = (
-    re.compile(r"^ {0,3}#{1,6}[ \t]+\S", re.M),  # ATX heading
-    re.compile(r"^ {0,3}(?:`{3,}|~{3,})", re.M),  # code fence
-    re.compile(r"^ {0,3}\|?[ \t]*:?-{3,}:?[ \t]*\|", re.M),  # table separator row
-    re.compile(r"\*\*[^*\n]+\*\*"),  # bold
-    re.compile(r"!?\[[^\]\n]+\]\([^)\s]+\)"),  # link or image
-)
-_ATX_LINE = _MARKDOWN_MARKS[0]
+# documents): two kinds of Markdown marks, or three ATX headings, and it is read as Markdown.
+# Headings and fences are the ones parse_markdown reads (_ATX, _FENCE).
+_TABLE_SEPARATOR = re.compile(r"^ {0,3}\|?[ \t]*:?-{3,}:?[ \t]*\|", re.M)
+_BOLD = re.compile(r"\*\*[^*\n]+\*\*")
+_LINK = re.compile(r"!?\[[^\]\n]+\]\([^)\s]+\)")  # a link or an image
 
 
 def looks_like_markdown(text: str) -> bool:
-    kinds = sum(1 for mark in _MARKDOWN_MARKS if mark.search(text))
-    return kinds >= 2 or len(_ATX_LINE.findall(text)) >= 3
+    lines = text.split("\n")
+    headings = sum(1 for line in lines if (atx := _ATX.match(line)) and atx.group(2))
+    kinds = [
+        headings > 0,
+        any(_FENCE.match(line) for line in lines),
+        bool(_TABLE_SEPARATOR.search(text)),
+        bool(_BOLD.search(text)),
+        bool(_LINK.search(text)),
+    ]
+    return sum(kinds) >= 2 or headings >= 3
 
 
 def parse_plain_text(text: str) -> tuple[str | None, list[Block]]:
