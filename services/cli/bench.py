@@ -114,7 +114,7 @@ def search(
                 conn,
                 vector_conn,
                 corpus,
-                embedder.name,
+                embedder,
                 n_queries=queries,
                 n_recall_queries=recall_queries,
                 progress=report,

@@ -145,7 +145,13 @@ def _run_eval(ev, directory: Path, systems: list[str], sweep: bool) -> dict:
                 continue
             task = progress.add_task(f"searching: {system}", total=len(data.questions))
             rankings, _ = ev.run_engine(
-                conn, data, doc_of, vectors, system, lambda n, task=task: progress.advance(task, n)
+                conn,
+                data,
+                doc_of,
+                vectors,
+                system,
+                lambda n, task=task: progress.advance(task, n),
+                embedder=embedder,
             )
             results[system] = ev.score_rankings(rankings, data.questions).as_dict()
         if sweep:
@@ -159,6 +165,7 @@ def _run_eval(ev, directory: Path, systems: list[str], sweep: bool) -> dict:
                     system,
                     lambda n, task=task: progress.advance(task, n),
                     k=ev.sweep_depth(),
+                    embedder=embedder,
                 )
                 setattr(lists, system, hits)
         conn.commit()

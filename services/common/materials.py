@@ -7,15 +7,16 @@ same rows (terms from ``services.common.text``, vectors in the recorded space).
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import psycopg
+from pgvector import HalfVector
 
 from services.common.errors import Forbidden, InvalidInput, NotEnrolled, StoreError
 from services.common.ids import uuid7
-from services.common.text import lexical_terms
+from services.common.text import lexical_terms, script_of, vocabulary_terms
 
 
 @dataclass(frozen=True)
@@ -148,8 +149,13 @@ def store_material(
     embeddings: np.ndarray,
     *,
     embedder: str,
+    embed_terms: Callable[[list[str]], np.ndarray] | None,
 ) -> StoredMaterial:
     """Store a new version of a material with its chunks, in the caller's transaction.
+
+    ``embed_terms`` is the same embedder's (batch) function: the material's vocabulary
+    words that have no vector yet get one (``store_term_vectors``). None only for a
+    database from before migration 0006, which has no table for them.
 
     The same bytes as the active version are a duplicate and store nothing.
     A changed file becomes version n+1; the previous version and its chunks
@@ -220,9 +226,37 @@ def store_material(
                         vector,
                     )
                 )
+        if embed_terms is not None:
+            words = {w: None for chunk in chunks for w in vocabulary_terms(chunk.text)}
+            store_term_vectors(conn, list(words), embed_terms)
         return StoredMaterial(material_id, version, duplicate=False, chunk_ids=chunk_ids)
     except psycopg.Error as exc:
         raise StoreError(f"storing material {material.key!r} failed: {exc}") from exc
+
+
+def store_term_vectors(
+    conn: psycopg.Connection, words: list[str], embed: Callable[[list[str]], np.ndarray]
+) -> int:
+    """Embed and store the words that have no vector yet; returns how many were new."""
+    if not words:
+        return 0
+    rows = conn.execute(
+        "SELECT w FROM unnest(%s::text[]) AS w"
+        " WHERE NOT EXISTS (SELECT 1 FROM term_vectors t WHERE t.term = w)",
+        (words,),
+    ).fetchall()
+    new = sorted(r[0] for r in rows)
+    if not new:
+        return 0
+    vectors = embed(new)
+    # Another ingestor may store the same word meanwhile: the later one keeps the first
+    # vector (the same embedder's). Sorted, so two writers never wait on each other in a cycle.
+    conn.cursor().executemany(
+        "INSERT INTO term_vectors (term, script, embedding) VALUES (%s, %s, %s)"
+        " ON CONFLICT (term) DO NOTHING",
+        [(w, script_of(w), HalfVector(v)) for w, v in zip(new, vectors, strict=True)],
+    )
+    return len(new)
 
 
 def ensure_subject(conn: psycopg.Connection, subject_id: str, title: str = "") -> None:

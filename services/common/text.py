@@ -37,6 +37,21 @@ LIST_ITEM = re.compile(r"^\s*(?:[-*+・]\s+|\d{1,2}[.)．]\s+|[(（]\d{1,2}[)）
 # Sudachi refuses inputs above ~49 KB; chunks are split on line breaks below this size.
 _MAX_PIECE_CHARS = 4000
 
+# Surface words never worth searching for (English); compared lower-cased.
+_EN_STOP = (
+    "a an the this that these those it its is are was were be been being am do does did "
+    "doing have has had having of to in on at by for with from into onto about as than then "
+    "and or but nor so if not no yes can could would should shall will may might must "
+    "what which who whom whose when where why how whether there here i me my we our you your "
+    "he she him her his they them their one ones some any all each both more most other such "
+    "only own same very just also too up down out over under again further once please tell "
+    "explain describe define definition meaning mean means called call named name between "
+    "difference differences differ different compare compared comparison versus vs "
+    "give list show kind type example examples many much get gets got make makes made "
+    "take takes took"
+)
+EN_STOP_WORDS = frozenset(_EN_STOP.split())
+
 _local = threading.local()
 _dictionary_lock = threading.Lock()
 _dictionary: dictionary.Dictionary | None = None
@@ -83,6 +98,72 @@ def lexical_terms(text: str) -> list[str]:
             if term:
                 terms.append(term)
     return terms
+
+
+# What ``vocabulary_terms`` keeps: words that name things or actions. Numbers, auxiliary
+# uses (し → 為る, ください → 下さる), adnominals (その → 其の) and adverbs translate into noise.
+_VOCABULARY_POS = frozenset({"名詞", "動詞", "形容詞"})
+_NOT_VOCABULARY_POS = frozenset({"数詞", "非自立可能"})
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+_LATIN_WORD = re.compile(r"[a-z][a-z-]*")
+
+
+def script_of(term: str) -> str | None:
+    """The script of a term, "ja" or "latin"; None for numbers and signs."""
+    if _JAPANESE.search(term):
+        return "ja"
+    if _LATIN_WORD.fullmatch(term):
+        return "latin"
+    return None
+
+
+def vocabulary_terms(text: str) -> list[str]:
+    """Distinct terms of ``text`` as ``lexical_terms`` writes them (and BM25 matches them)
+    that are words worth translating into the other script: content words, Japanese of two
+    characters or more, Latin words of four letters or more that are not stop words. A
+    single kanji (化, 相) has near neighbours in every language, and short Latin words are
+    mostly abbreviations and code names (hnsw, nan, acks), which Japanese notes write in
+    Latin letters too. Sudachi writes many English words in katakana (rank → ランク, and → アンド):
+    those pass when the English word does."""
+    words = _content_words(text)
+    return list(dict.fromkeys(t for s, t in words if _translatable(s) and _translatable(t)))
+
+
+def query_words(text: str) -> list[str]:
+    """The words of a question to translate, as written (lower-cased): "overlap", not the
+    katakana Sudachi normalises it to, since its translation (重ねる) is what the notes may
+    hold. Only words in the question's own script: a Japanese question that names
+    something in Latin letters (Observer Group, StandardScaler) names it as written."""
+    own = text_script(text)
+    words = (s for s, _ in _content_words(text) if _translatable(s))
+    return list(dict.fromkeys(w for w in words if script_of(w) == own))
+
+
+def text_script(text: str) -> str:
+    """The script ``text`` is mainly written in: Japanese unless Latin letters outnumber
+    Japanese characters three to one (a kanji carries about as much as a short English
+    word). The same rule as ``chunks.script`` (``search_text_script``, migration 0006)."""
+    latin = sum(1 for c in text if c.isascii() and c.isalpha())
+    return "latin" if latin > 3 * len(_JAPANESE.findall(text)) else "ja"
+
+
+def _content_words(text: str) -> list[tuple[str, str]]:
+    """(surface, normalised form) of the content morphemes of ``text``, lower-cased."""
+    tok = _tokenizer()
+    found = []
+    for piece in _pieces(normalise(text)):
+        for morpheme in tok.tokenize(piece):
+            pos = morpheme.part_of_speech()
+            if pos[0] in _VOCABULARY_POS and pos[1] not in _NOT_VOCABULARY_POS:
+                found.append((morpheme.surface().strip(), morpheme.normalized_form().lower()))
+    return found
+
+
+def _translatable(word: str) -> bool:
+    script = script_of(word)
+    if script == "ja":
+        return len(word) >= 2
+    return script == "latin" and len(word) >= 4 and word not in EN_STOP_WORDS
 
 
 def inflected_spans(text: str) -> list[tuple[int, int]]:

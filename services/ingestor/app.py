@@ -145,7 +145,12 @@ class Ingestor:
                 )
             vectors = self.embed(conn, material.key, [c.text for c in parsed.chunks])
             stored = store_material(
-                conn, material, parsed.chunks, vectors, embedder=self.embedder.name
+                conn,
+                material,
+                parsed.chunks,
+                vectors,
+                embedder=self.embedder.name,
+                embed_terms=self.embedder.embed,
             )
             status = "DUPLICATE" if stored.duplicate else "STORED"
             self._record(conn, job, status, stored.material_id, None)

@@ -13,6 +13,7 @@ import logging
 import math
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Literal
@@ -22,6 +23,7 @@ import psycopg
 from psycopg import sql
 
 from services.common.errors import InvalidInput, StoreError
+from services.common.text import query_words
 from services.reasoning.embedders import Embedder
 from services.searcher.chars import chars_search, literal_spans
 from services.searcher.dense import DenseResult, vector_search
@@ -29,6 +31,7 @@ from services.searcher.dynamic_k import K_CAP, choose_k
 from services.searcher.fusion import DEFAULT_FUSION, Fused, FusionConfig, Hit, fuse, single_source
 from services.searcher.lexical import bm25_search, query_term_counts
 from services.searcher.scope import ScopePredicate, SearchFilters, as_uuids, scope_predicate
+from services.searcher.translation import other_script_words
 
 logger = logging.getLogger(__name__)
 
@@ -268,7 +271,15 @@ def search(
         query_vector = query_side(embedder).embed([_vector_text(query)])[0]
     try:
         return _search(
-            conn, query, query_vector, fusion, k_override, vector_exact_scan_max, vector_conn
+            conn,
+            query,
+            query_vector,
+            fusion,
+            k_override,
+            vector_exact_scan_max,
+            vector_conn,
+            # words are embedded like the stored words: a word against a word, not a question
+            embed_words=embedder.embed if embedder is not None else None,
         )
     except psycopg.Error as exc:
         raise StoreError(f"search in subject {query.subject_id!r} failed: {exc}") from exc
@@ -282,6 +293,7 @@ def _search(
     k_override: int | None,
     exact_scan_max: int | None = None,
     vector_conn: psycopg.Connection | None = None,
+    embed_words: Callable[[list[str]], np.ndarray] | None = None,
 ) -> SearchOutcome:
     if not is_enrolled(conn, query.subject_id, query.user_id):
         logger.info("user %s is not enrolled in %s: empty result", query.user_id, query.subject_id)
@@ -301,6 +313,14 @@ def _search(
     def run_bm25() -> None:
         if query.mode in ("hybrid", "bm25"):
             terms = query_term_counts(_lexical_texts(query))
+            words = query_words(" ".join(_lexical_texts(query))) if embed_words else []
+            if words:
+                # their translations weigh as much as the words (at half weight, course lost
+                # a question and course_ml gained one)
+                found = other_script_words(
+                    conn, query.subject_id, query.user_id, words, embed_words
+                )
+                terms.update(found)
             lists["bm25"] = bm25_search(conn, scope, query.subject_id, query.user_id, terms, depth)
 
     def run_dense(on: psycopg.Connection) -> DenseResult:

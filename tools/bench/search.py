@@ -90,7 +90,7 @@ def load_corpus(eval_dirs: list[Path], embedder: Embedder) -> Corpus:
 def ensure_loaded(
     conn: psycopg.Connection,
     corpus: Corpus,
-    embedder_name: str,
+    embedder: Embedder,
     progress: Callable[[int], None] = lambda n: None,
     sizes: list[int] | None = None,
 ) -> None:
@@ -126,7 +126,9 @@ def ensure_loaded(
                 sha256=sha256_hex(f"{subject}/{filename}/{size}".encode()),
                 blob_uri="bench://",
             )
-            store_material(conn, material, chunks, vectors, embedder=embedder_name)
+            store_material(
+                conn, material, chunks, vectors, embedder=embedder.name, embed_terms=embedder.embed
+            )
             conn.commit()
             progress(count)
     conn.execute("ANALYZE chunks")
@@ -276,7 +278,7 @@ def run_bench(
     conn: psycopg.Connection,
     vector_conn: psycopg.Connection,
     corpus: Corpus,
-    embedder_name: str,
+    embedder: Embedder,
     *,
     n_queries: int = 200,
     n_recall_queries: int = 40,
@@ -288,7 +290,7 @@ def run_bench(
         loaded[0] += n
         progress("load", loaded[0], TOTAL_CHUNKS)
 
-    ensure_loaded(conn, corpus, embedder_name, on_load)
+    ensure_loaded(conn, corpus, embedder, on_load)
     plan = query_plan(len(corpus.questions), n_queries, seed=11)
     progress("latency", 0, 3)
     # Untimed: other queries first, so the first timed variant does not pay for a cold cache.

@@ -81,7 +81,14 @@ def ingest_files(
                 blob_uri=f"eval://{subject_id}/{filename}",
             )
             vectors = embedder.embed([c.text for c in parsed.chunks])
-            store_material(conn, material, parsed.chunks, vectors, embedder=embedder.name)
+            store_material(
+                conn,
+                material,
+                parsed.chunks,
+                vectors,
+                embedder=embedder.name,
+                embed_terms=embedder.embed,
+            )
             conn.commit()
         progress(1)
     rows = conn.execute(

@@ -144,7 +144,9 @@ def store_dataset(
         )
         chunks = [Chunk(ordinal=i, text=d.text, heading_path=(title,)) for i, d in enumerate(docs)]
         vectors = embedder.embed([embedding_text(d) for d in docs])
-        store_material(conn, material, chunks, vectors, embedder=embedder.name)
+        store_material(
+            conn, material, chunks, vectors, embedder=embedder.name, embed_terms=embedder.embed
+        )
         conn.commit()
         progress(len(docs))
     position = {}
@@ -216,7 +218,10 @@ def run_engine(
     system: str,
     progress: Callable[[int], None] = lambda n: None,
     k: int = EVAL_K,
+    embedder: Embedder | None = None,
 ) -> tuple[list[list[str]], list[list[Hit]]]:
+    """The engine's ranking of each question; with ``embedder``, BM25 also gets the query
+    words' translations (``services/searcher/translation.py``) as in the services."""
     mode = "hybrid" if system in ("hybrid", "rrf") else system
     fusion = PLAIN_RRF if system == "rrf" else DEFAULT_FUSION
     rankings, hits = [], []
@@ -224,7 +229,7 @@ def run_engine(
         query = SearchQuery(
             dataset.subject_id, EVAL_USER, [q.question], q.question, mode=mode, diversify=False
         )
-        outcome = search(conn, query, None, fusion=fusion, k_override=k, query_vector=vector)
+        outcome = search(conn, query, embedder, fusion=fusion, k_override=k, query_vector=vector)
         rankings.append([doc_of[c.chunk_id] for c in outcome.candidates])
         hits.append([Hit(doc_of[c.chunk_id], c.score) for c in outcome.candidates])
         progress(1)

@@ -176,7 +176,7 @@ def evaluate(
         hits, rranks, ks = [], [], []
         for i, (q, vector) in enumerate(zip(sset.questions, vectors, strict=True)):
             query = SearchQuery(subject, EVAL_USER, [q.question], q.question, mode="hybrid")
-            outcome = search(conn, query, None, fusion=config, query_vector=np.asarray(vector))
+            outcome = search(conn, query, embedder, fusion=config, query_vector=np.asarray(vector))
             ranked = [by_id[c.chunk_id] for c in outcome.candidates if c.chunk_id in by_id]
             first = next((r for r, chunk in enumerate(ranked, start=1) if q.judge(chunk)), None)
             hits.append(first is not None)

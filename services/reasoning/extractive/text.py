@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from services.common.text import inflected_spans, lexical_terms, normalise
+from services.common.text import EN_STOP_WORDS, inflected_spans, lexical_terms, normalise
 
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 _CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\u3005\u30fc]")
@@ -30,20 +30,6 @@ _NOT_AN_END = re.compile(
     re.I,
 )
 
-# Surface words never worth searching for (English); compared lower-cased.
-_EN_STOP = (
-    "a an the this that these those it its is are was were be been being am do does did "
-    "doing have has had having of to in on at by for with from into onto about as than then "
-    "and or but nor so if not no yes can could would should shall will may might must "
-    "what which who whom whose when where why how whether there here i me my we our you your "
-    "he she him her his they them their one ones some any all each both more most other such "
-    "only own same very just also too up down out over under again further once please tell "
-    "explain describe define definition meaning mean means called call named name between "
-    "difference differences differ different compare compared comparison versus vs "
-    "give list show kind type example examples many much get gets got make makes made "
-    "take takes took"
-)
-EN_STOP_WORDS = frozenset(_EN_STOP.split())
 
 # Japanese question words, frames and light verbs (surface forms).
 _JA_STOP = (

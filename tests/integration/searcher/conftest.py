@@ -40,6 +40,7 @@ def add_material(
     visibility: str = "subject",
     vectors: np.ndarray | None = None,
     pages: Sequence[int] | None = None,
+    embed_terms=None,
 ) -> StoredMaterial:
     chunks = [
         Chunk(
@@ -61,7 +62,14 @@ def add_material(
         blob_uri=f"test://{filename}",
         visibility=visibility,
     )
-    return store_material(conn, material, chunks, vectors, embedder=HashEmbedder.name)
+    return store_material(
+        conn,
+        material,
+        chunks,
+        vectors,
+        embedder=HashEmbedder.name,
+        embed_terms=embed_terms or HashEmbedder().embed,
+    )
 
 
 @pytest.fixture(scope="session")

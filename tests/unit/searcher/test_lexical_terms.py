@@ -1,4 +1,4 @@
-from services.common.text import lexical_terms
+from services.common.text import lexical_terms, query_words, vocabulary_terms
 from services.searcher.lexical import CorpusStats, idf, query_term_counts, selective_terms
 
 
@@ -60,3 +60,27 @@ def test_selective_terms_stay_within_the_postings_budget():
     assert selective_terms(stats) == ["a"]
     stats = CorpusStats(100_000, 50.0, {"huge": 40_000, "huger": 60_000})
     assert selective_terms(stats) == ["huge"]  # the rarest term always defines candidates
+
+
+# --- the words worth translating (services/searcher/translation.py) ------------------------
+
+
+def test_vocabulary_terms_are_content_words_as_bm25_matches_them():
+    words = vocabulary_terms("チャンクを分割し、100文字ずつ重ねる。その後で検索する。")
+    assert {"チャンク", "分割", "文字", "重ねる", "検索"} <= set(words)
+    # no numbers, no single kanji, no adnominals (その → 其の), no auxiliary uses (し → 為る)
+    assert not {"100", "後", "其の", "為る"} & set(words)
+
+
+def test_vocabulary_terms_leave_out_short_and_stop_latin_words_even_in_katakana():
+    words = vocabulary_terms("What is the overlap and the chunk size of an IVF index")
+    # Sudachi writes known English words in katakana (overlap → オーバーラップ); "and" → アンド
+    # and "what" → ホワット must not come in that way either
+    assert "オーバーラップ" in words and "アンド" not in words and "ホワット" not in words
+    assert "ivf" not in words  # short Latin words are names, written alike in both scripts
+
+
+def test_query_words_are_written_as_asked():
+    # the translation of "overlap" (重ねる) is found from the English word, not its katakana
+    assert query_words("How much do the chunks overlap?") == ["chunks", "overlap"]
+    assert query_words("検証データの割合は？") == ["検証", "データ", "割合"]

@@ -1,0 +1,36 @@
+"""The nearest-word step of query translation, on vectors made for it."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from services.searcher.translation import MIN_SIMILARITY, PER_WORD, Vocabulary
+
+
+def unit(*rows):
+    rows = np.asarray(rows, dtype=np.float32)
+    return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+def test_the_closest_words_above_the_floor_and_no_more_than_per_word():
+    vocabulary = Vocabulary(
+        ("重ねる", "重複", "分割", "講義"),
+        unit([1.0, 0.1, 0.0], [1.0, 0.3, 0.0], [1.0, 0.9, 0.0], [0.0, 0.0, 1.0]),
+    )
+    query = unit([1.0, 0.0, 0.0])
+    assert PER_WORD == 2
+    assert vocabulary.nearest(query) == ["重ねる", "重複"]  # 分割 is close too, but third
+
+
+def test_nothing_below_the_floor():
+    vocabulary = Vocabulary(("講義",), unit([0.0, 1.0]))
+    angle = np.arccos(MIN_SIMILARITY) + 0.05  # just less similar than the floor
+    query = unit([np.sin(angle), np.cos(angle)])
+    assert vocabulary.nearest(unit([0.0, 1.0])) == ["講義"]
+    assert vocabulary.nearest(query) == []
+
+
+def test_an_empty_vocabulary_or_no_query_word_finds_nothing():
+    assert Vocabulary((), np.zeros((0, 3), dtype=np.float32)).nearest(unit([1.0, 0, 0])) == []
+    one = Vocabulary(("講義",), unit([1.0, 0.0]))
+    assert one.nearest(np.zeros((0, 2), dtype=np.float32)) == []
