@@ -133,3 +133,28 @@ def register(app: typer.Typer) -> None:
         with friendly_errors():
             applied = run_migrations(DatabaseSettings())
         console.print(f"db: {', '.join(applied) if applied else 'up to date'}")
+
+    @db_app.command("words")
+    def words() -> None:
+        """Embed the vocabulary words of stored materials that have no vector yet, so that
+        questions in the other language find them (materials stored before migration 0006).
+        Uses the ingestor's embedder settings; safe to run again."""
+        from services.cli.common import progress_bars
+        from services.common.db import connect
+        from services.common.materials import backfill_term_vectors
+        from services.ingestor.settings import IngestionSettings
+        from services.reasoning import make_embedder
+
+        settings = IngestionSettings()
+        with friendly_errors(), connect(settings) as conn, progress_bars() as progress:
+            embedder = make_embedder(settings)
+            task = progress.add_task("reading chunks", total=None)
+            new = backfill_term_vectors(
+                conn,
+                embedder.name,
+                embedder.dimension,
+                embedder.embed,
+                lambda done, total: progress.update(task, completed=done, total=total),
+            )
+            conn.commit()
+        console.print(f"db: {new} word vectors stored")

@@ -259,6 +259,36 @@ def store_term_vectors(
     return len(new)
 
 
+def backfill_term_vectors(
+    conn: psycopg.Connection,
+    embedder: str,
+    dimension: int,
+    embed: Callable[[list[str]], np.ndarray],
+    progress: Callable[[int, int], None] = lambda done, total: None,
+    batch: int = 2_000,
+) -> int:
+    """Vectors for the vocabulary words of every active chunk that lack one: materials stored
+    before migration 0006, or with ``embed_terms=None``. Returns how many words were new;
+    ``progress`` gets (chunks read, chunks in all). Refuses an embedder other than the
+    database's (its words would not be comparable with the stored ones)."""
+    total = conn.execute("SELECT count(*) FROM chunks WHERE is_active").fetchone()[0]
+    if total:
+        check_embedding_space(conn, embedder, dimension)
+    words: dict[str, None] = {}
+    done = 0
+    with conn.cursor(name="vocabulary") as cursor:
+        cursor.execute("SELECT text FROM chunks WHERE is_active")
+        while rows := cursor.fetchmany(batch):
+            for (text,) in rows:
+                words.update(dict.fromkeys(vocabulary_terms(text)))
+            done += len(rows)
+            progress(done, total)
+    every = list(words)
+    return sum(
+        store_term_vectors(conn, every[i : i + batch], embed) for i in range(0, len(every), batch)
+    )
+
+
 def ensure_subject(conn: psycopg.Connection, subject_id: str, title: str = "") -> None:
     conn.execute(
         "INSERT INTO subjects (subject_id, title) VALUES (%s, %s)"

@@ -63,10 +63,11 @@ WHERE c.subject_id = %(subject)s AND c.is_active
   AND search_owner_key(m.visibility, m.owner_id) = %(owner)s
 GROUP BY c.script
 """
-# Any store or deactivation of a material of the subject moves the stamp; the last column
-# says whether the caller has private materials there (most have none).
+# Any store or deactivation of a material of the subject, or words embedded afterwards
+# (`eduanima db words`), moves the stamp; the last column says whether the caller has
+# private materials there (most have none).
 _STAMP = """
-SELECT count(*), max(updated_at),
+SELECT count(*), max(updated_at), (SELECT max(stored_at) FROM term_vectors),
        count(*) FILTER (WHERE visibility = 'private' AND owner_id = %(user)s AND is_active)
 FROM materials WHERE subject_id = %(subject)s
 """
@@ -126,11 +127,9 @@ class Vocabularies:
 
     def of(self, conn: psycopg.Connection, subject_id: str, user_id: str) -> list[Part]:
         """The parts the caller's scope is made of."""
-        count, changed, private = conn.execute(
-            _STAMP, {"subject": subject_id, "user": user_id}
-        ).fetchone()
+        *stamp, private = conn.execute(_STAMP, {"subject": subject_id, "user": user_id}).fetchone()
         owners = ["subject", f"private:{user_id}"] if private else ["subject"]
-        return [self._one(conn, subject_id, owner, (count, changed)) for owner in owners]
+        return [self._one(conn, subject_id, owner, tuple(stamp)) for owner in owners]
 
     def _one(self, conn: psycopg.Connection, subject_id: str, owner: str, stamp: tuple) -> Part:
         key = (subject_id, owner)

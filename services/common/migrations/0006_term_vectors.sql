@@ -4,13 +4,16 @@
 -- depend on the subject, so each word is embedded once; the searcher reads the words of
 -- a subject's scope through search_term_df.
 --
--- Materials stored before this migration have no words here until they are ingested
--- again: their questions are searched as before, without translated terms.
+-- Materials stored before this migration have no words here until `eduanima db words`
+-- embeds them (or they are stored again): until then they are searched without translations.
+-- stored_at tells the searcher's kept vocabularies that words came (max over the index).
 CREATE TABLE term_vectors (
     term       text PRIMARY KEY,
     script     text NOT NULL CHECK (script IN ('ja', 'latin')),
-    embedding  halfvec(512) NOT NULL
+    embedding  halfvec(512) NOT NULL,
+    stored_at  timestamptz NOT NULL DEFAULT now()
 );
+CREATE INDEX term_vectors_stored_at ON term_vectors (stored_at);
 
 -- The script a chunk is written in. The searcher translates a question only into a script
 -- enough of the scope's notes are written in: into English for Japanese notes, 建築家 →

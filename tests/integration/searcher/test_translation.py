@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import pytest
 
-from services.common.materials import enroll, ensure_subject
-from services.common.text import query_words
+from services.common.materials import backfill_term_vectors, enroll, ensure_subject
+from services.common.text import query_words, vocabulary_terms
 from services.searcher.engine import SearchQuery, search
 from services.searcher.translation import Vocabularies, other_script_words
 
-from .conftest import add_material
+from .conftest import HashEmbedder, add_material
 
 pytestmark = pytest.mark.integration
 
@@ -104,3 +104,28 @@ def test_no_translation_into_a_script_the_notes_are_not_written_in(db_conn, subj
     add_material(db_conn, subject_id, "t", "en.md", english, embed_terms=embedder.embed)
     db_conn.commit()
     assert "attendance" in other_script_words(db_conn, subject_id, "alice", words, embedder.embed)
+
+
+def test_materials_stored_before_the_word_vectors_get_them_from_the_backfill(
+    db_conn, subject_id, embedder
+):
+    # stored as a release before migration 0006 did: chunks, no word vectors
+    ensure_subject(db_conn, subject_id)
+    enroll(db_conn, subject_id, "alice")
+    add_material(db_conn, subject_id, "t", "ja.md", ["図書館の開館時間は九時からである。"] * 3)
+    db_conn.execute(
+        "DELETE FROM term_vectors WHERE term = ANY(%s)", (vocabulary_terms("図書館の開館時間"),)
+    )
+    add_material(db_conn, subject_id, "t", "en.md", ["Opening hours are posted online."])
+    db_conn.commit()
+    words = ["library"]
+    assert "図書" not in other_script_words(db_conn, subject_id, "alice", words, embedder.embed)
+
+    new = backfill_term_vectors(db_conn, HashEmbedder.name, HashEmbedder.dimension, embedder.embed)
+    db_conn.commit()
+    assert new >= 3  # 図書, 開館, 時間 at least
+    assert "図書" in other_script_words(db_conn, subject_id, "alice", words, embedder.embed)
+    assert (
+        backfill_term_vectors(db_conn, HashEmbedder.name, HashEmbedder.dimension, embedder.embed)
+        == 0
+    )  # nothing left to do
