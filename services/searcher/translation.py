@@ -14,9 +14,9 @@ enough join the BM25 query, when enough of the scope is written in their script.
 eval/course 0.856 / 0.736 → 0.928 / 0.788, eval/course_ml 0.816 / 0.678 → 0.882 / 0.777;
 jsquad_ja and xquad_en, where no chunk is in the other script, unchanged.
 
-A scope's words and vectors are loaded once and kept (``Vocabularies``) until a material of
-the subject changes: the nearest-word search in SQL took 0.3-1.7 s per question (a scan of
-every vector of the scope per query word), against a few milliseconds in memory.
+The word vectors are kept in memory, one copy for every scope (``Vocabularies``), and each
+scope's list of words until a material of the subject changes: the nearest-word search in
+SQL took 0.3-1.7 s per question (a scan of every vector of the scope per query word).
 """
 
 from __future__ import annotations
@@ -47,14 +47,13 @@ MUTUAL_K = 10
 # (建築家 → architect lifted Japanese paragraphs naming an English institute: jsquad_ja nDCG@10
 # 0.921 → 0.913; no chunk of jsquad_ja is in Latin script, 28 % of each course set's are).
 MIN_SCRIPT_SHARE = 0.05
-# Vocabularies kept in memory (a subject's words: about 2 MB per 1,000 words).
-KEPT_VOCABULARIES = 16
+# Scopes whose word lists are kept (a list of row numbers and a few counts each).
+KEPT_SCOPES = 256
 
+_VECTORS = "SELECT term, script, embedding FROM term_vectors"
 _WORDS = """
-SELECT v.term, v.script, v.embedding FROM term_vectors v
-WHERE v.term IN (
-    SELECT d.term FROM search_term_df d
-    WHERE d.subject_id = %(subject)s AND d.owner_key = %(owner)s AND d.df > 0)
+SELECT d.term FROM search_term_df d
+WHERE d.subject_id = %(subject)s AND d.owner_key = %(owner)s AND d.df > 0
 """
 # How many active chunks are written in each script (``chunks.script``, migration 0006).
 _SCRIPTS = """
@@ -63,9 +62,9 @@ WHERE c.subject_id = %(subject)s AND c.is_active
   AND search_owner_key(m.visibility, m.owner_id) = %(owner)s
 GROUP BY c.script
 """
-# Any store or deactivation of a material of the subject, or words embedded afterwards
-# (`eduanima db words`), moves the stamp; the last column says whether the caller has
-# private materials there (most have none).
+# Any store or deactivation of a material of the subject moves the first two columns, any
+# word stored (at ingest, or by `eduanima db words`) the third; the last says whether the
+# caller has private materials there (most have none).
 _STAMP = """
 SELECT count(*), max(updated_at), (SELECT max(stored_at) FROM term_vectors),
        count(*) FILTER (WHERE visibility = 'private' AND owner_id = %(user)s AND is_active)
@@ -75,17 +74,16 @@ FROM materials WHERE subject_id = %(subject)s
 
 @dataclass(frozen=True)
 class Vocabulary:
-    """One scope's words of one script and their unit vectors (rows)."""
+    """Words of one script and their unit vectors (rows)."""
 
-    words: tuple[str, ...]
+    words: Sequence[str]
     vectors: np.ndarray
-    _bars: dict[int, float] = field(default_factory=dict, compare=False, repr=False)
 
-    def nearest(self, vectors: np.ndarray, source: Vocabulary | None = None) -> list[str]:
+    def nearest(self, vectors: np.ndarray, bar: Callable[[int], float] | None = None) -> list[str]:
         """The words close enough to any of ``vectors`` (unit rows), PER_WORD at most each.
-        With ``source`` (the scope's words of the query's script), a word is taken only if
-        the query word would be among its MUTUAL_K nearest source words."""
-        if not self.words or not len(vectors):
+        With ``bar`` (row i → how close word i's MUTUAL_K-th nearest word of the query's
+        script is), a word is taken only if the query word would be among those."""
+        if not len(self.words) or not len(vectors):
             return []
         similarity = vectors @ self.vectors.T
         take = min(PER_WORD, len(self.words))
@@ -94,42 +92,56 @@ class Vocabulary:
         for row, columns in enumerate(best):
             for i in sorted(columns, key=lambda c: -similarity[row, c]):
                 close = similarity[row, i] >= MIN_SIMILARITY
-                if close and (source is None or similarity[row, i] >= self._bar(i, source)):
+                if close and (bar is None or similarity[row, i] >= bar(i)):
                     found.append(self.words[i])
         return found
 
-    def _bar(self, i: int, source: Vocabulary) -> float:
-        """How close word i's MUTUAL_K-th nearest source word is (kept per word)."""
-        if i not in self._bars:
-            similarity = source.vectors @ self.vectors[i]
-            k = min(MUTUAL_K, len(similarity))
-            self._bars[i] = float(np.partition(similarity, -k)[-k]) if k else -1.0
-        return self._bars[i]
+
+@dataclass(frozen=True)
+class Block:
+    """Every stored word of one script: words, unit vectors, row of each word."""
+
+    words: np.ndarray  # of str
+    vectors: np.ndarray
+    row: dict[str, int]
 
 
 @dataclass(frozen=True)
 class Part:
-    """The words of one owner key of a subject (its shared materials, or one user's
-    private ones), by script, and how many of its chunks are written in each script."""
+    """The words of one owner key of a subject (its shared materials, or one user's private
+    ones): their rows in each script's block, how many of its chunks are written in each
+    script, and the MUTUAL_K bars found so far for its words (kept with it)."""
 
-    words: dict[str, Vocabulary]
+    rows: dict[str, np.ndarray]
     chunks: dict[str, int]
+    bars: dict[str, float] = field(default_factory=dict)
 
 
 class Vocabularies:
-    """Vocabularies by script of (subject, owner key), kept until the subject's materials
-    change: one for the subject's shared materials, one per user with private ones."""
+    """The database's word vectors, loaded again when words are stored, and the scopes'
+    word lists, kept until the subject's materials (or the stored words) change: one for
+    the subject's shared materials, one per user with private ones. Every scope shares the
+    one copy of the vectors (2 KB a word)."""
 
-    def __init__(self, kept: int = KEPT_VOCABULARIES):
-        self.kept = kept
+    def __init__(self, kept_scopes: int = KEPT_SCOPES):
+        self.kept_scopes = kept_scopes
+        self.blocks: dict[str, Block] = {}
+        self._vectors_stamp: object = None
         self._held: OrderedDict[tuple[str, str], tuple[tuple, Part]] = OrderedDict()
         self._lock = threading.Lock()
 
     def of(self, conn: psycopg.Connection, subject_id: str, user_id: str) -> list[Part]:
-        """The parts the caller's scope is made of."""
-        *stamp, private = conn.execute(_STAMP, {"subject": subject_id, "user": user_id}).fetchone()
+        """The parts the caller's scope is made of (``blocks`` then holds their vectors)."""
+        count, changed, stored, private = conn.execute(
+            _STAMP, {"subject": subject_id, "user": user_id}
+        ).fetchone()
+        with self._lock:
+            if stored != self._vectors_stamp:
+                self.blocks = _load_vectors(conn)
+                self._vectors_stamp = stored
+                self._held.clear()  # their rows point into the old blocks
         owners = ["subject", f"private:{user_id}"] if private else ["subject"]
-        return [self._one(conn, subject_id, owner, tuple(stamp)) for owner in owners]
+        return [self._one(conn, subject_id, owner, (count, changed, stored)) for owner in owners]
 
     def _one(self, conn: psycopg.Connection, subject_id: str, owner: str, stamp: tuple) -> Part:
         key = (subject_id, owner)
@@ -139,12 +151,17 @@ class Vocabularies:
                 self._held.move_to_end(key)
                 return held[1]
         params = {"subject": subject_id, "owner": owner}
-        part = Part(_load(conn, params), dict(conn.execute(_SCRIPTS, params).fetchall()))
+        words = [term for (term,) in conn.execute(_WORDS, params)]
+        rows = {
+            script: np.array([block.row[w] for w in words if w in block.row], dtype=np.int64)
+            for script, block in self.blocks.items()
+        }
+        part = Part(rows, dict(conn.execute(_SCRIPTS, params).fetchall()))
         with self._lock:
             self._held[key] = (stamp, part)
             self._held.move_to_end(key)
-            while len(self._held) > self.kept:
-                self._held.popitem(last=False)
+            while len(self._held) > self.kept_scopes:
+                self._held.popitem(last=False)  # the least recently used
         return part
 
 
@@ -162,6 +179,7 @@ def other_script_words(
     """The scope's nearest words of the other script to each query word, close enough, into
     a script the scope's notes are written in."""
     scope = vocabularies.of(conn, subject_id, user_id)
+    blocks = vocabularies.blocks
     chunks: Counter[str] = Counter()
     for part in scope:
         chunks.update(part.chunks)
@@ -177,22 +195,49 @@ def other_script_words(
     unit = _unit(embed(list(words)))
     found: dict[str, None] = {}
     for script, other in wanted:
-        rows = unit[[i for i, s in enumerate(scripts) if s == script]]
+        queries = unit[[i for i, s in enumerate(scripts) if s == script]]
         for part in scope:
-            if other in part.words:
-                target = part.words[other]
-                found.update(dict.fromkeys(target.nearest(rows, part.words.get(script))))
+            rows = part.rows.get(other)
+            if rows is None or not len(rows):
+                continue
+            target = Vocabulary(blocks[other].words[rows], blocks[other].vectors[rows])
+            bar = _bar(blocks.get(script), part.rows.get(script), target, part.bars)
+            found.update(dict.fromkeys(target.nearest(queries, bar)))
     return list(found)
 
 
-def _load(conn: psycopg.Connection, params: dict) -> dict[str, Vocabulary]:
+def _bar(
+    source: Block | None, rows: np.ndarray | None, target: Vocabulary, kept: dict[str, float]
+) -> Callable[[int], float] | None:
+    """Row i of ``target`` → the similarity of its MUTUAL_K-th nearest word among ``rows``
+    of ``source`` (the scope's words of the query's script), kept per word in ``kept``."""
+    if source is None or rows is None or not len(rows):
+        return None
+
+    def bar(i: int) -> float:
+        word = target.words[i]
+        if word not in kept:
+            similarity = (source.vectors @ target.vectors[i])[rows]
+            k = min(MUTUAL_K, len(similarity))
+            kept[word] = float(np.partition(similarity, -k)[-k])
+        return kept[word]
+
+    return bar
+
+
+def _load_vectors(conn: psycopg.Connection) -> dict[str, Block]:
     rows: dict[str, tuple[list[str], list[np.ndarray]]] = {}
-    for term, script, embedding in conn.execute(_WORDS, params):
+    # binary: the text form of 18,600 halfvecs took 1.4 s to parse, the binary one 0.09 s
+    for term, script, embedding in conn.cursor(binary=True).execute(_VECTORS):
         words, vectors = rows.setdefault(script, ([], []))
         words.append(term)
-        vectors.append(embedding.to_numpy().astype(np.float32))
+        vectors.append(embedding.to_numpy())
     return {
-        script: Vocabulary(tuple(words), _unit(np.vstack(vectors)))
+        script: Block(
+            np.array(words, dtype=object),
+            _unit(np.vstack(vectors)),
+            {w: i for i, w in enumerate(words)},
+        )
         for script, (words, vectors) in rows.items()
     }
 

@@ -129,3 +129,18 @@ def test_materials_stored_before_the_word_vectors_get_them_from_the_backfill(
         backfill_term_vectors(db_conn, HashEmbedder.name, HashEmbedder.dimension, embedder.embed)
         == 0
     )  # nothing left to do
+
+
+def test_scopes_past_the_budget_are_dropped_least_recent_first(
+    db_conn, subject_id, notes, embedder
+):
+    other = f"{subject_id}-b"
+    ensure_subject(db_conn, other)
+    enroll(db_conn, other, "alice")
+    add_material(db_conn, other, "t", "b.md", ["講義は水曜日である。"], embed_terms=embedder.embed)
+    db_conn.commit()
+    vocabularies = Vocabularies(kept_scopes=1)
+    first = vocabularies.of(db_conn, subject_id, "alice")
+    assert vocabularies.of(db_conn, subject_id, "alice")[0] is first[0]  # kept
+    vocabularies.of(db_conn, other, "alice")
+    assert vocabularies.of(db_conn, subject_id, "alice")[0] is not first[0]  # listed again

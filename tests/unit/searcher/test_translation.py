@@ -34,3 +34,12 @@ def test_an_empty_vocabulary_or_no_query_word_finds_nothing():
     assert Vocabulary((), np.zeros((0, 3), dtype=np.float32)).nearest(unit([1.0, 0, 0])) == []
     one = Vocabulary(("講義",), unit([1.0, 0.0]))
     assert one.nearest(np.zeros((0, 2), dtype=np.float32)) == []
+
+
+def test_a_word_whose_own_nearest_words_are_all_closer_is_not_taken():
+    # the mutual check: 重ねる is close to the query word, but a hub word is close to many
+    # words of the query's script, closer than this one
+    vocabulary = Vocabulary(("重ねる",), unit([1.0, 0.2]))
+    query = unit([1.0, 0.0])
+    assert vocabulary.nearest(query, bar=lambda i: 0.5) == ["重ねる"]
+    assert vocabulary.nearest(query, bar=lambda i: 0.999) == []
