@@ -57,7 +57,7 @@ def test_an_english_question_finds_the_japanese_note(db_conn, subject_id, notes,
 
 def test_a_japanese_question_finds_the_english_note(db_conn, subject_id, notes, embedder):
     _, en = notes
-    words = query_words("バリデーションではなく検証")
+    words = query_words("検証は？")
     found = other_script_words(db_conn, subject_id, "alice", words, embedder.embed)
     assert "validation" in found
     hits = bm25(db_conn, subject_id, "alice", "検証", embedder)
@@ -144,3 +144,13 @@ def test_scopes_past_the_budget_are_dropped_least_recent_first(
     assert vocabularies.of(db_conn, subject_id, "alice")[0] is first[0]  # kept
     vocabularies.of(db_conn, other, "alice")
     assert vocabularies.of(db_conn, subject_id, "alice")[0] is not first[0]  # listed again
+
+
+def test_a_question_most_of_whose_words_have_no_counterpart_gets_no_translation(
+    db_conn, subject_id, notes, embedder
+):
+    # "deadline" has a counterpart in the notes (期限), the physics words have none: the
+    # question is about something else, and 期限 would only lead the search astray
+    assert "期限" in other_script_words(db_conn, subject_id, "alice", ["deadline"], embedder.embed)
+    words = query_words("What is the deadline of quantum chromodynamics gauge symmetry?")
+    assert other_script_words(db_conn, subject_id, "alice", words, embedder.embed) == []
