@@ -7,6 +7,7 @@ builds) or ``materials/`` (course files that go through the real ingest path).
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Annotated
@@ -137,6 +138,8 @@ def _run_eval(ev, directory: Path, systems: list[str], sweep: bool) -> dict:
         vectors = embedder.embed([q.question for q in data.questions])
         progress.advance(task)
         lists = ev.EngineLists()
+        # the engine as the services run it: query words translated with the same embedder
+        run = functools.partial(ev.run_engine, conn, data, doc_of, vectors, embedder=embedder)
         for system in systems:
             if system == "bm25s":
                 results[system] = ev.score_rankings(
@@ -144,28 +147,13 @@ def _run_eval(ev, directory: Path, systems: list[str], sweep: bool) -> dict:
                 ).as_dict()
                 continue
             task = progress.add_task(f"searching: {system}", total=len(data.questions))
-            rankings, _ = ev.run_engine(
-                conn,
-                data,
-                doc_of,
-                vectors,
-                system,
-                lambda n, task=task: progress.advance(task, n),
-                embedder=embedder,
-            )
+            rankings, _ = run(system, lambda n, task=task: progress.advance(task, n))
             results[system] = ev.score_rankings(rankings, data.questions).as_dict()
         if sweep:
             task = progress.add_task("fusion sweep lists", total=2 * len(data.questions))
             for system in ("bm25", "vector"):
-                _, hits = ev.run_engine(
-                    conn,
-                    data,
-                    doc_of,
-                    vectors,
-                    system,
-                    lambda n, task=task: progress.advance(task, n),
-                    k=ev.sweep_depth(),
-                    embedder=embedder,
+                _, hits = run(
+                    system, lambda n, task=task: progress.advance(task, n), k=ev.sweep_depth()
                 )
                 setattr(lists, system, hits)
         conn.commit()
