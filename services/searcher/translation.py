@@ -31,6 +31,7 @@ import numpy as np
 import psycopg
 
 from services.common.text import script_of
+from services.reasoning.embedders import normalise
 
 # Cosine similarity a word of the scope needs to stand for a query word. Translations and
 # inflections of the course sets' words sit at 0.65-0.94 (submits ↔ 提出 0.81, loans ↔ 貸し出し
@@ -131,8 +132,11 @@ class Vocabularies:
         self._held: OrderedDict[tuple[str, str], tuple[tuple, Part]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def of(self, conn: psycopg.Connection, subject_id: str, user_id: str) -> list[Part]:
-        """The parts the caller's scope is made of (``blocks`` then holds their vectors)."""
+    def of(
+        self, conn: psycopg.Connection, subject_id: str, user_id: str
+    ) -> tuple[dict[str, Block], list[Part]]:
+        """The word vectors and the parts the caller's scope is made of, whose rows index
+        those vectors (taken together: another search may load the vectors again meanwhile)."""
         count, changed, stored, private = conn.execute(
             _STAMP, {"subject": subject_id, "user": user_id}
         ).fetchone()
@@ -141,10 +145,19 @@ class Vocabularies:
                 self.blocks = _load_vectors(conn)
                 self._vectors_stamp = stored
                 self._held.clear()  # their rows point into the old blocks
+            blocks = self.blocks
         owners = ["subject", f"private:{user_id}"] if private else ["subject"]
-        return [self._one(conn, subject_id, owner, (count, changed, stored)) for owner in owners]
+        stamp = (count, changed, stored)
+        return blocks, [self._one(conn, subject_id, owner, stamp, blocks) for owner in owners]
 
-    def _one(self, conn: psycopg.Connection, subject_id: str, owner: str, stamp: tuple) -> Part:
+    def _one(
+        self,
+        conn: psycopg.Connection,
+        subject_id: str,
+        owner: str,
+        stamp: tuple,
+        blocks: dict[str, Block],
+    ) -> Part:
         key = (subject_id, owner)
         with self._lock:
             held = self._held.get(key)
@@ -155,7 +168,7 @@ class Vocabularies:
         words = [term for (term,) in conn.execute(_WORDS, params)]
         rows = {
             script: np.array([block.row[w] for w in words if w in block.row], dtype=np.int64)
-            for script, block in self.blocks.items()
+            for script, block in blocks.items()
         }
         part = Part(rows, dict(conn.execute(_SCRIPTS, params).fetchall()))
         with self._lock:
@@ -179,8 +192,7 @@ def other_script_words(
 ) -> list[str]:
     """The scope's nearest words of the other script to each query word, close enough, into
     a script the scope's notes are written in."""
-    scope = vocabularies.of(conn, subject_id, user_id)
-    blocks = vocabularies.blocks
+    blocks, scope = vocabularies.of(conn, subject_id, user_id)
     chunks: Counter[str] = Counter()
     for part in scope:
         chunks.update(part.chunks)
@@ -193,7 +205,7 @@ def other_script_words(
     ]
     if not wanted:
         return []
-    unit = _unit(embed(list(words)))
+    unit = normalise(embed(list(words)))
     found: dict[str, None] = {}
     translated = 0
     for script, other in wanted:
@@ -250,15 +262,8 @@ def _load_vectors(conn: psycopg.Connection) -> dict[str, Block]:
     return {
         script: Block(
             np.array(words, dtype=object),
-            _unit(np.vstack(vectors)),
+            normalise(np.vstack(vectors)),
             {w: i for i, w in enumerate(words)},
         )
         for script, (words, vectors) in rows.items()
     }
-
-
-def _unit(vectors: np.ndarray) -> np.ndarray:
-    """Rows (or one vector) scaled to length 1, so a dot product is the cosine."""
-    vectors = np.asarray(vectors, dtype=np.float32)
-    norms = np.linalg.norm(vectors, axis=-1, keepdims=True)
-    return vectors / np.where(norms == 0, 1.0, norms)

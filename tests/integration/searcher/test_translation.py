@@ -140,10 +140,10 @@ def test_scopes_past_the_budget_are_dropped_least_recent_first(
     add_material(db_conn, other, "t", "b.md", ["講義は水曜日である。"], embed_terms=embedder.embed)
     db_conn.commit()
     vocabularies = Vocabularies(kept_scopes=1)
-    first = vocabularies.of(db_conn, subject_id, "alice")
-    assert vocabularies.of(db_conn, subject_id, "alice")[0] is first[0]  # kept
+    _, (first,) = vocabularies.of(db_conn, subject_id, "alice")
+    assert vocabularies.of(db_conn, subject_id, "alice")[1][0] is first  # kept
     vocabularies.of(db_conn, other, "alice")
-    assert vocabularies.of(db_conn, subject_id, "alice")[0] is not first[0]  # listed again
+    assert vocabularies.of(db_conn, subject_id, "alice")[1][0] is not first  # listed again
 
 
 def test_a_question_most_of_whose_words_have_no_counterpart_gets_no_translation(
