@@ -104,13 +104,14 @@ def lexical_terms(text: str) -> list[str]:
 # uses (し → 為る, ください → 下さる), adnominals (その → 其の) and adverbs translate into noise.
 _VOCABULARY_POS = frozenset({"名詞", "動詞", "形容詞"})
 _NOT_VOCABULARY_POS = frozenset({"数詞", "非自立可能"})
-_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+# A Japanese character: kana and CJK ideographs (the extension A block and the unified block).
+JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 _LATIN_WORD = re.compile(r"[a-z][a-z-]*")
 
 
 def script_of(term: str) -> str | None:
     """The script of a term, "ja" or "latin"; None for numbers and signs."""
-    if _JAPANESE.search(term):
+    if JAPANESE.search(term):
         return "ja"
     if _LATIN_WORD.fullmatch(term):
         return "latin"
@@ -144,7 +145,7 @@ def text_script(text: str) -> str:
     Japanese characters three to one (a kanji carries about as much as a short English
     word). The same rule as ``chunks.script`` (``search_text_script``, migration 0006)."""
     latin = sum(1 for c in text if c.isascii() and c.isalpha())
-    return "latin" if latin > 3 * len(_JAPANESE.findall(text)) else "ja"
+    return "latin" if latin > 3 * len(JAPANESE.findall(text)) else "ja"
 
 
 def _content_words(text: str) -> list[tuple[str, str]]:

@@ -25,7 +25,7 @@ CREATE FUNCTION search_text_script(body text) RETURNS text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
     AS $$ SELECT CASE
               WHEN length(regexp_replace(body, '[^A-Za-z]', '', 'g'))
-                   > 3 * length(regexp_replace(body, '[^぀-ヿ㐀-鿿]', '', 'g'))
+                   > 3 * length(regexp_replace(body, '[^぀-ヿ㐀-䶿一-鿿]', '', 'g'))
               THEN 'latin' ELSE 'ja' END $$;
 
 ALTER TABLE chunks ADD COLUMN script text GENERATED ALWAYS AS (search_text_script(text)) STORED;

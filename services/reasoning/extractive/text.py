@@ -16,9 +16,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from services.common.text import EN_STOP_WORDS, inflected_spans, lexical_terms, normalise
+from services.common.text import (
+    EN_STOP_WORDS,
+    JAPANESE,
+    inflected_spans,
+    lexical_terms,
+    normalise,
+)
 
-_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 _CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\u3005\u30fc]")
 
 # Sentence ends: Japanese full stops and marks (with a closing bracket kept), English
@@ -58,7 +63,7 @@ def terms(text: str) -> list[str]:
     """
     latin = [_stem(w) for w in _LATIN_WORD.findall(unicodedata.normalize("NFKC", text))]
     rest = _LATIN_WORD.sub(" ", unicodedata.normalize("NFKC", text))
-    japanese = lexical_terms(rest) if _JAPANESE.search(rest) else []
+    japanese = lexical_terms(rest) if JAPANESE.search(rest) else []
     return japanese + [w for w in latin if w]
 
 
@@ -111,7 +116,7 @@ def frame_terms() -> frozenset[str]:
 
 
 def detect_language(text: str) -> str:
-    return "ja" if _JAPANESE.search(text) else "en"
+    return "ja" if JAPANESE.search(text) else "en"
 
 
 @dataclass(frozen=True)
