@@ -27,8 +27,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import tempfile
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import faust
@@ -93,6 +95,9 @@ class Insights:
             f"{prefix}insights",
             broker=servers,
             store="memory://",
+            # the tables live in memory and recover from their changelogs; faust still makes an
+            # (empty) data folder, which by default lands in the working directory
+            datadir=str(Path(tempfile.gettempdir()) / "{conf.name}-data"),
             processing_guarantee="exactly_once",
             # topics are code: topics/registry.py declares the changelogs, `topics apply` makes them
             topic_allow_declare=False,
