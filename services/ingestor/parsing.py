@@ -71,7 +71,8 @@ def parse_markdown(text: str) -> tuple[str | None, list[Block]]:
 
     def flush() -> None:
         if paragraph:
-            blocks.append(Block(join_cjk_lines("\n".join(paragraph)), headings.path))
+            lines = with_outer_pipes(paragraph)
+            blocks.append(Block(join_cjk_lines("\n".join(lines)), headings.path))
             paragraph.clear()
 
     def heading(level: int, name: str) -> None:
@@ -109,6 +110,54 @@ def parse_markdown(text: str) -> tuple[str | None, list[Block]]:
         i += 1
     flush()
     return title, blocks
+
+
+# A GFM delimiter row: cells of dashes (colons for alignment) between pipes, the outer
+# pipes optional ("--- | :---:"); a pipe-less one needs two cells to be told from a rule.
+_DELIMITER_CELL = r"[ \t]*:?-+:?[ \t]*"
+_DELIMITER_ROW = re.compile(
+    rf"^ {{0,3}}(?:\|?{_DELIMITER_CELL}(?:\|{_DELIMITER_CELL})+\|?|\|{_DELIMITER_CELL}\|?)$"
+)
+_CELL_PIPE = re.compile(r"(?<!\\)\|")
+
+
+def with_outer_pipes(lines: list[str]) -> list[str]:
+    """A paragraph's lines with every GFM table written with its outer pipes.
+
+    GFM lets a table leave them out (``a | b`` over ``--- | ---``). Chunking keeps a table
+    whole, and the engine reads it row by row, by those pipes; without them the rows read as
+    sentences, and a break between two Japanese rows would even be joined as layout. A
+    table is a header row whose cells the delimiter row below it matches, and the lines
+    after it that hold a pipe."""
+    out = list(lines)
+    i = 1
+    while i < len(out):
+        header = out[i - 1]
+        if _DELIMITER_ROW.match(out[i]) and _cells(header) == _cells(out[i]) > 1:
+            end = i + 1
+            while end < len(out) and _CELL_PIPE.search(out[end]):
+                end += 1
+            for j in range(i - 1, end):
+                out[j] = _piped(out[j])
+            i = end
+        i += 1
+    return out
+
+
+def _cells(row: str) -> int:
+    inner = row.strip()
+    inner = inner[1:] if inner.startswith("|") else inner
+    inner = inner[:-1] if inner.endswith("|") and not inner.endswith("\\|") else inner
+    return len(_CELL_PIPE.split(inner))
+
+
+def _piped(row: str) -> str:
+    row = row.strip()
+    if not row.startswith("|"):
+        row = "| " + row
+    if not row.endswith("|") or row.endswith("\\|"):
+        row += " |"
+    return row
 
 
 # --- plain text ------------------------------------------------------------------------
@@ -194,7 +243,8 @@ def parse_plain_text(text: str) -> tuple[str | None, list[Block]]:
         if is_heading:
             headings.open(level, paragraph)
         elif not (i == 0 and title):
-            blocks.append(Block(join_cjk_lines(paragraph), headings.path))
+            lines = with_outer_pipes(paragraph.split("\n"))
+            blocks.append(Block(join_cjk_lines("\n".join(lines)), headings.path))
     return title, blocks
 
 

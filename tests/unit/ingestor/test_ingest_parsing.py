@@ -11,7 +11,9 @@ from services.ingestor.parsing import (
     parse_html,
     parse_markdown,
     parse_plain_text,
+    with_outer_pipes,
 )
+from services.reasoning.extractive.units import ROW, SENTENCE, units_of
 
 
 def test_markdown_heading_paths_fences_setext_and_front_matter():
@@ -53,6 +55,40 @@ after
         (("統計入門", "分散"), "偏差の二乗の平均。"),
         (("Setext heading",), "after"),
     ]
+
+
+def test_a_table_without_outer_pipes_is_read_as_a_table():
+    text = """## 性能
+
+索引ごとの測定結果を次の表に示す。
+方式 | recall@10 | 速さ
+--- | :---: | ---
+HNSW | 0.98 | 速い
+IVFFlat \\| lists | 0.87 | 遅い
+"""
+    _, blocks = parse_markdown(text)
+    assert blocks[0].text.split("\n") == [
+        "索引ごとの測定結果を次の表に示す。",
+        "| 方式 | recall@10 | 速さ |",
+        "| --- | :---: | --- |",
+        "| HNSW | 0.98 | 速い |",  # its break to the next Japanese row is not layout
+        "| IVFFlat \\| lists | 0.87 | 遅い |",
+    ]
+    units = units_of(blocks[0].text)
+    assert [u.kind for u in units] == [SENTENCE, ROW, ROW, ROW]
+    assert units[2].text == "HNSW | 0.98 | 速い"
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["a | b", "c | d"],  # no delimiter row
+        ["見出しのような行", "---"],  # a rule, not a one-cell table
+        ["a | b | c", "--- | ---"],  # the delimiter row does not match the header
+    ],
+)
+def test_lines_with_pipes_but_no_table_stay_as_written(lines):
+    assert with_outer_pipes(lines) == lines
 
 
 def test_markdown_without_h1_has_no_title():
