@@ -188,13 +188,14 @@ class Ingestor:
 
     def embed(self, conn: psycopg.Connection, material_key: str, texts: list[str]) -> np.ndarray:
         """Embed only texts the material's active version does not already hold."""
-        known = dict(
-            conn.execute(
+        known = {
+            text: embedding.to_numpy()  # a pgvector Vector
+            for text, embedding in conn.execute(
                 "SELECT c.text, c.embedding FROM chunks c JOIN materials m USING (material_id)"
                 " WHERE m.material_key = %s AND m.is_active AND c.text = ANY(%s)",
                 (material_key, texts),
-            ).fetchall()
-        )
+            )
+        }
         missing = [t for t in dict.fromkeys(texts) if t not in known]
         if missing:
             known.update(zip(missing, self.embedder.embed(missing), strict=True))

@@ -131,6 +131,24 @@ def test_a_changed_file_becomes_a_new_version_and_deactivates_the_old(pipeline, 
     ) == [(False,)]
 
 
+def test_a_new_version_reuses_the_vectors_of_its_unchanged_chunks(pipeline, course, tmp_path):
+    path = tmp_path / "week2.md"
+    mean = "## Mean\n\nThe mean is the sum of the values divided by how many values there are.\n"
+    path.write_text(f"# Week 2\n\n{mean}\n## Median\n\nThe median is the middle value.\n")
+    (first,) = ingest(pipeline, course, [path])
+    path.write_text(f"# Week 2\n\n{mean}\n## Median\n\nThe median halves the sorted data.\n")
+    (second,) = ingest(pipeline, course, [path])
+    assert (first.status, second.status, second.version) == ("STORED", "STORED", 2), second.error
+    vectors = rows(
+        pipeline,
+        "SELECT c.material_id, c.embedding::text FROM chunks c"
+        " WHERE c.material_id IN (%s, %s) AND c.text LIKE '%%sum of the values%%'",
+        first.material_id,
+        second.material_id,
+    )
+    assert len(vectors) == 2 and vectors[0][1] == vectors[1][1]
+
+
 BAD_FILES = {
     "empty.md": (b"", "empty"),
     "virus.exe": (b"MZ\x90\x00\x03\x00\x00\x00binary", "unsupported"),
