@@ -128,6 +128,10 @@ class GatewayClient:
     def reactivate(self, material_id: str) -> dict[str, Any]:
         return self._call("POST", f"/v1/materials/{material_id}/reactivate")
 
+    def reread(self, material_id: str) -> dict[str, Any]:
+        """Read the active version's original again with today's parser (an ingest job)."""
+        return self._call("POST", f"/v1/materials/{material_id}/reread")
+
     def delete(self, material_id: str) -> dict[str, Any]:
         return self._call("DELETE", f"/v1/materials/{material_id}")
 

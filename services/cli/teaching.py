@@ -171,6 +171,51 @@ def register(app: typer.Typer, subject_app: typer.Typer) -> None:
         """Make the version its document's active one again."""
         change("reactivate", material, gateway, token, as_json)
 
+    @materials_app.command("reread")
+    def materials_reread(
+        materials: Annotated[
+            list[str] | None, typer.Argument(help="Active versions' material ids.")
+        ] = None,
+        subject: Annotated[
+            str | None,
+            typer.Option(
+                "--subject", "-s", help="Instead of ids: every active material here you may change."
+            ),
+        ] = None,
+        wait: Annotated[bool, typer.Option("--wait", help="Wait for each ingest outcome.")] = False,
+        gateway: GatewayOption = None,
+        token: TokenOption = None,
+    ) -> None:
+        """Read materials again with today's parser and chunker (after a parser change): a
+        new version where the chunks come out different, DUPLICATE where they do not."""
+        if bool(materials) == bool(subject):
+            console.print("[red]error:[/red] give material ids or --subject, not both")
+            raise typer.Exit(2)
+        failed = 0
+        with client(gateway, token) as gw:
+            if subject:
+                listing, me = call(gw.materials, subject), call(gw.me)
+                materials = [
+                    m["material_id"]
+                    for m in listing["materials"]
+                    if m["is_active"]
+                    and (m["owner_id"] == me if m["visibility"] == "private"
+                         else listing["role"] == "teacher")
+                ]  # fmt: skip
+                console.print(f"{len(materials)} material(s) to read again in {subject}")
+            for material in materials or []:
+                accepted = call(gw.reread, material)
+                line = f"{accepted['filename']}: accepted ({accepted['job_id']})"
+                if wait:
+                    outcome = call(gw.wait_for_ingest, accepted["idempotency_key"])
+                    failed += outcome["status"] == "FAILED"
+                    line = f"{accepted['filename']}: {outcome['status']}" + (
+                        f" — {outcome['error']}" if outcome.get("error") else ""
+                    )
+                console.print(line)
+        if failed:
+            raise typer.Exit(1)
+
     @materials_app.command("delete")
     def materials_delete(
         material: Annotated[str, typer.Argument(help="Any version's material id.")],

@@ -132,6 +132,7 @@ class IngestJob:
     title: str = ""
     visibility: str = "subject"
     material_key: str = ""
+    reread: bool = False  # parse the active version's original again (after a parser change)
 
 
 @dataclass(frozen=True)

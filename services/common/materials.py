@@ -150,6 +150,7 @@ def store_material(
     *,
     embedder: str,
     embed_terms: Callable[[list[str]], np.ndarray] | None,
+    reread: bool = False,
 ) -> StoredMaterial:
     """Store a new version of a material with its chunks, in the caller's transaction.
 
@@ -157,8 +158,9 @@ def store_material(
     words that have no vector yet get one (``store_term_vectors``). None only for a
     database from before migration 0006, which has no table for them.
 
-    The same bytes as the active version are a duplicate and store nothing.
-    A changed file becomes version n+1; the previous version and its chunks
+    The same bytes as the active version are a duplicate and store nothing, unless
+    ``reread`` (the original read again by a changed parser) and the chunks differ from
+    the active version's. A changed file becomes version n+1; the previous version and its chunks
     are deactivated, never deleted. Concurrent writers of one material key are
     serialised by a transaction-scoped advisory lock.
     """
@@ -175,7 +177,8 @@ def store_material(
             (material.key,),
         ).fetchone()
         if active and active[2] == material.sha256:
-            return StoredMaterial(material_id=active[0], version=active[1], duplicate=True)
+            if not reread or _same_chunks(conn, active[0], chunks):
+                return StoredMaterial(material_id=active[0], version=active[1], duplicate=True)
         version = 1
         if active:
             version = active[1] + 1
@@ -232,6 +235,15 @@ def store_material(
         return StoredMaterial(material_id, version, duplicate=False, chunk_ids=chunk_ids)
     except psycopg.Error as exc:
         raise StoreError(f"storing material {material.key!r} failed: {exc}") from exc
+
+
+def _same_chunks(conn: psycopg.Connection, material_id: uuid.UUID, chunks: Sequence[Chunk]) -> bool:
+    stored = conn.execute(
+        "SELECT ordinal, page, heading_path, text FROM chunks WHERE material_id = %s"
+        " ORDER BY ordinal",
+        (material_id,),
+    ).fetchall()
+    return stored == [(c.ordinal, c.page, list(c.heading_path), c.text) for c in chunks]
 
 
 def store_term_vectors(

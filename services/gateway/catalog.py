@@ -1,4 +1,5 @@
-"""Materials as a teacher manages them: list, versions, deactivate/reactivate, delete.
+"""Materials as a teacher manages them: list, versions, deactivate/reactivate, re-read,
+delete.
 
 Who may change a material: a teacher of its subject for a shared one, its owner for a
 private note (nobody else, teachers included: a note is private). Every change runs in
@@ -10,14 +11,16 @@ which the caller publishes once the transaction has committed.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import psycopg
 from psycopg.rows import dict_row
 
-from services.common.errors import Forbidden, InvalidInput
-from services.common.events import MaterialChanged
+from services.common.errors import BlobStoreError, Forbidden, InvalidInput
+from services.common.events import IngestJob, MaterialChanged
+from services.common.ids import sha256_hex
 from services.common.kafka_io import now_ms
 from services.common.materials import require_enrolled
 
@@ -136,6 +139,45 @@ def _locked_row(conn: psycopg.Connection, material_id: str, user_id: str) -> dic
     conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (row["material_key"],))
     require_changer(conn, row, user_id)
     return material_row(conn, material_id, user_id)  # as it is now, under the lock
+
+
+def reread_job(
+    conn: psycopg.Connection, material_id: str, user_id: str, fetch: Callable[[str], bytes]
+) -> IngestJob:
+    """The IngestJob that reads the active version's original again with today's parser
+    and chunker, so that after a parser change stored materials are chunked as new uploads
+    are. ``fetch`` reads the original from storage: it must still be there, unchanged."""
+    row = material_row(conn, material_id, user_id)
+    require_changer(conn, row, user_id)
+    if not row["is_active"]:
+        raise InvalidInput(
+            f"version {row['version']} of {row['filename']!r} is not the active one:"
+            " re-read the active version, or reactivate this one first"
+        )
+    blob_uri, sha256, mime_type = conn.execute(
+        "SELECT blob_uri, sha256, mime_type FROM materials WHERE material_id = %s",
+        (_uuid(material_id),),
+    ).fetchone()
+    data = fetch(blob_uri)
+    if sha256_hex(data) != sha256:
+        raise BlobStoreError(f"the stored original of {row['filename']!r} has changed: {blob_uri}")
+    job_id = str(uuid.uuid4())
+    return IngestJob(
+        job_id=job_id,
+        idempotency_key=f"reread:{job_id}",  # every re-read is a new job, unlike an upload
+        subject_id=row["subject_id"],
+        user_id=user_id,
+        blob_uri=blob_uri,
+        filename=row["filename"],
+        mime_type=mime_type,
+        sha256=sha256,
+        size_bytes=len(data),
+        submitted_at_ms=now_ms(),
+        title=row["title"],
+        visibility=row["visibility"],
+        material_key=row["material_key"],
+        reread=True,
+    )
 
 
 def change(row: dict[str, Any], action: str, user_id: str) -> MaterialChanged:

@@ -54,7 +54,10 @@ class QuestionAccepted(BaseModel):
 
 class UploadAccepted(BaseModel):
     job_id: str
-    idempotency_key: str = Field(description="Hash of subject and bytes: same file, same key.")
+    idempotency_key: str = Field(
+        description="An upload's: hash of subject and bytes (same file, same key); a re-read's:"
+        " its own, per job."
+    )
     subject_id: str
     filename: str
     size_bytes: int

@@ -36,9 +36,10 @@ from services.gateway.models import (
     TurnOut,
     UnansweredEntry,
     UnansweredOut,
+    UploadAccepted,
     problems,
 )
-from services.gateway.queries import require_member
+from services.gateway.queries import record_pending, require_member
 from topics.registry import MATERIALS_CHANGES
 
 logger = logging.getLogger(__name__)
@@ -141,6 +142,32 @@ def router(backends: Backends) -> APIRouter:
         """Make this version the document's active one again (another active version of
         the document is deactivated)."""
         return set_active(material_id, user, True)
+
+    @api.post(
+        "/v1/materials/{material_id}/reread",
+        tags=["materials"],
+        status_code=202,
+        openapi_extra=TEACHER_OR_OWNER,
+        responses=problems(401, 403, 404, 502, 503),
+    )
+    def reread(material_id: str, user: CurrentUser) -> UploadAccepted:
+        """Read the active version's original again with today's parser and chunker (after
+        a parser change). A new version when its chunks come out different; DUPLICATE, and
+        nothing stored, when they do not."""
+        with backends.pool.connection() as conn:
+            job = catalog.reread_job(conn, material_id, user, backends.blobs.get)
+            record_pending(conn, job)
+        backends.client.publish_ingest_job(job)
+        logger.info("re-read %s of %s by %s", job.job_id, job.material_key, user)
+        return UploadAccepted(
+            job_id=job.job_id,
+            idempotency_key=job.idempotency_key,
+            subject_id=job.subject_id,
+            filename=job.filename,
+            size_bytes=job.size_bytes,
+            sha256=job.sha256,
+            status_url=f"/v1/ingest/{job.idempotency_key}",
+        )
 
     @api.delete(
         "/v1/materials/{material_id}",

@@ -127,7 +127,7 @@ class Ingestor:
                 " FROM materials m WHERE material_key = %s AND is_active AND sha256 = %s",
                 (material.key, job.sha256),
             ).fetchone()
-            if active:
+            if active and not job.reread:
                 self._record(conn, job, "DUPLICATE", active[0], None)
                 conn.commit()
                 return result("DUPLICATE", active[0], active[1], active[2])
@@ -151,6 +151,7 @@ class Ingestor:
                 vectors,
                 embedder=self.embedder.name,
                 embed_terms=self.embedder.embed,
+                reread=job.reread,
             )
             status = "DUPLICATE" if stored.duplicate else "STORED"
             self._record(conn, job, status, stored.material_id, None)

@@ -250,6 +250,7 @@ async function loadMaterials() {
       cell(row, new Date(m.updated_at).toLocaleString());
       const actions = el("td", "actions");
       actions.append(button("History", () => showHistory(m)));
+      if (m.is_active) actions.append(button("Re-read", () => reread(m)));
       if (m.is_active) actions.append(button("Deactivate", () => change(m, "deactivate")));
       else actions.append(button("Reactivate", () => change(m, "reactivate")));
       actions.append(button("Delete", () => remove(m), "danger"));
@@ -269,6 +270,24 @@ async function change(material, action) {
     show($("upload-status"), material.filename + ": " + action + "d");
   } catch (err) { show($("upload-status"), err.message, true); }
   loadMaterials();
+}
+
+// after a parser change: the original read again; a new version only if its chunks differ
+async function reread(material) {
+  try {
+    await settle(await api("/v1/materials/" + material.material_id + "/reread", { method: "POST" }));
+  } catch (err) { show($("upload-status"), err.message, true); }
+  loadMaterials();
+}
+
+async function settle(accepted) {  // live ingest status until the ingestor settles the job
+  for (;;) {
+    const job = await api(accepted.status_url);
+    show($("upload-status"), accepted.filename + ": " + job.status + (job.error ? " — " + job.error : ""),
+      job.status === "FAILED");
+    if (job.status !== "PENDING") return job;
+    await new Promise((resolve) => setTimeout(resolve, 700));
+  }
 }
 
 async function remove(material) {
@@ -303,14 +322,7 @@ async function upload(event) {
   show($("upload-status"), file.name + ": uploading…");
   try {
     const path = "/v1/subjects/" + encodeURIComponent(state.subject) + "/materials";
-    const accepted = await api(path, { method: "POST", body: form });
-    for (;;) {  // live ingest status until the ingestor settles the job
-      const job = await api(accepted.status_url);
-      show($("upload-status"), accepted.filename + ": " + job.status + (job.error ? " — " + job.error : ""),
-        job.status === "FAILED");
-      if (job.status !== "PENDING") break;
-      await new Promise((resolve) => setTimeout(resolve, 700));
-    }
+    await settle(await api(path, { method: "POST", body: form }));
     $("upload-form").reset();
   } catch (err) { show($("upload-status"), err.message, true); }
   loadMaterials();

@@ -95,6 +95,10 @@ def test_teacher_uploads_sees_stored_deactivates_and_it_is_no_longer_cited(
     expect(page.locator("#upload-status")).to_contain_text("STORED", timeout=120_000)
     row = page.locator(f'#materials-table tr[data-filename="{glossary.name}"]')
     expect(row).to_contain_text("yes")
+    # read again by the same parser: the same chunks, so no new version
+    row.get_by_role("button", name="Re-read").click()
+    expect(page.locator("#upload-status")).to_contain_text("DUPLICATE", timeout=120_000)
+    expect(row).to_contain_text("v1")
 
     page.goto(f"{live_gateway.url}/#ask")
     cited = ask(page, f"{term}とは何ですか？")

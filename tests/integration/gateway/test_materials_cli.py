@@ -138,6 +138,48 @@ def test_materials_commands_list_history_deactivate_delete(
     ]
 
 
+def test_reread_stores_a_new_version_only_where_todays_parser_chunks_differently(
+    live_gateway, pipeline, course, tmp_path
+):
+    path = tmp_path / "indexes.md"
+    path.write_text("# 索引\n\n測定結果を次に示す。\n方式 | recall\n--- | ---\nHNSW | 0.98\n")
+    run(live_gateway, "teacher-1", "materials", "upload", str(path), "-s", course, "--wait")
+    (doc,) = run_json(live_gateway, "teacher-1", "materials", "list", "-s", course)["materials"]
+    # as a parser from before tables without outer pipes got them stored it
+    with db.connect(pipeline.db) as conn:
+        conn.execute(
+            "UPDATE chunks SET text = regexp_replace(text, '^\\| (.*) \\|$', '\\1', 'gn')"
+            " WHERE material_id = %s",
+            (doc["material_id"],),
+        )
+        conn.commit()
+
+    refused = run(live_gateway, "student-1", "materials", "reread", doc["material_id"], ok=False)
+    assert refused.exit_code == 1 and "403" in refused.output
+
+    reread = run(live_gateway, "teacher-1", "materials", "reread", "-s", course, "--wait")
+    assert "1 material(s)" in reread.output and "indexes.md: STORED" in reread.output
+    history = run_json(live_gateway, "teacher-1", "materials", "history", doc["material_id"])
+    assert [(v["version"], v["is_active"]) for v in history] == [(2, True), (1, False)]
+    with db.connect(pipeline.db) as conn:
+        (text,) = conn.execute(
+            "SELECT text FROM chunks WHERE material_id = %s", (history[0]["material_id"],)
+        ).fetchone()
+    assert "| HNSW | 0.98 |" in text
+
+    # read again, today's parser makes the same chunks: nothing new is stored
+    again = run(
+        live_gateway, "teacher-1", "materials", "reread", history[0]["material_id"], "--wait"
+    )
+    assert "indexes.md: DUPLICATE" in again.output
+    history = run_json(live_gateway, "teacher-1", "materials", "history", doc["material_id"])
+    assert len(history) == 2
+    stale = run(
+        live_gateway, "teacher-1", "materials", "reread", history[1]["material_id"], ok=False
+    )
+    assert stale.exit_code == 1 and "not the active one" in stale.output
+
+
 def test_unanswered_log_groups_by_missing_task_and_resolves(
     live_gateway, pipeline, course, tmp_path
 ):

@@ -126,6 +126,7 @@ def test_a_students_token_gets_403_from_every_teacher_only_route(
         },
         ("/v1/materials/{material_id}/deactivate", "post"): None,
         ("/v1/materials/{material_id}/reactivate", "post"): None,
+        ("/v1/materials/{material_id}/reread", "post"): None,
         ("/v1/materials/{material_id}", "delete"): None,
         ("/v1/subjects/{subject_id}/unanswered", "get"): None,
         ("/v1/unanswered/{session_id}/resolve", "post"): {"note": "done"},

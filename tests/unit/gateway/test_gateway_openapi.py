@@ -32,6 +32,7 @@ def test_spec_is_openapi_3_1_with_bearer_auth_on_the_v1_routes():
         ("/v1/subjects/{subject_id}/enrollments", "post"),
         ("/v1/materials/{material_id}/deactivate", "post"),
         ("/v1/materials/{material_id}/reactivate", "post"),
+        ("/v1/materials/{material_id}/reread", "post"),
         ("/v1/materials/{material_id}", "delete"),
         ("/v1/subjects/{subject_id}/unanswered", "get"),
         ("/v1/unanswered/{session_id}/resolve", "post"),
