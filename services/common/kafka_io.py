@@ -301,6 +301,11 @@ class Watchdog:
             raise box[0]
 
 
+# A message whose handling has failed this many times, with an error that names no
+# dependency (a bug, or input the stage cannot handle), goes to the DLQ with the error
+# instead of failing again: the partition behind it moves on, and `eduanima dlq replay`
+# brings it back once the stage is fixed.
+POISON_AFTER = 3
 # How long a transaction step may take before it is retried (and, 3 s later, given up on).
 TXN_STEP_S = 5.0
 STUCK_AFTER_S = TXN_STEP_S + 3.0
@@ -316,8 +321,10 @@ class StageRunner(Generic[E]):
     batch's first offsets, ``on_abort`` lets the stage forget what the batch
     did to its memory, and after a backoff the batch is redone: the service
     says so in its log and health and keeps running. Any other exception
-    aborts the batch and propagates, so the process crashes and the batch is
-    redone after restart.
+    raised while a message is handled aborts the batch, which is redone after
+    the same backoff; the POISON_AFTER-th time that message fails, it is
+    dead-lettered with the error instead. Anything else propagates: the process
+    exits and the batch is redone after its restart.
 
     The member is static (``group.instance.id`` = ``<stage>-<INSTANCE_ID>``): a
     restarted instance takes its partitions back at once instead of waiting
@@ -358,6 +365,8 @@ class StageRunner(Generic[E]):
         # being back (each try of a database that is down waits DB_WAIT_S anyway)
         self._backoff = Backoff(first=0.5, cap=2.0)
         self._committed = 0
+        self._handling: tuple[str, int, int] | None = None  # the message being handled
+        self._failures: dict[tuple[str, int, int], int] = {}  # by message: failed handlings
         self._aside = ThreadPoolExecutor(1, thread_name_prefix=f"{stage}-offsets")
         self._hold_after = hook_hold_after(settings.eduanima_test_hold_transaction, stage)
         self._last_client_error = 0.0
@@ -428,6 +437,7 @@ class StageRunner(Generic[E]):
 
     def process(self, msg: Message) -> None:
         CONSUMED.labels(msg.topic(), self.stage).inc()
+        self._handling = where = (msg.topic(), msg.partition(), msg.offset())
         try:
             event = self.codec.decode(
                 self.event_type, msg.value(), msg.topic(), msg.partition(), msg.offset()
@@ -440,6 +450,12 @@ class StageRunner(Generic[E]):
             return
         except (AvroDecodeError, InvalidInput) as exc:
             self._dead_letter(msg, exc)
+            return
+        except Exception as exc:
+            if self._transient(exc) or self._failures.get(where, 0) < POISON_AFTER - 1:
+                raise
+            self._dead_letter(msg, exc)  # it has failed every time: a poison message
+            self._failures.pop(where, None)
             return
         for emit in outputs:
             self.produce(emit)
@@ -522,6 +538,7 @@ class StageRunner(Generic[E]):
         try:
             for msg in batch:
                 self.process(msg)
+            self._handling = None
             if self._hold_after == self._committed:
                 self._hold_open(batch, stop)
         finally:
@@ -592,6 +609,9 @@ class StageRunner(Generic[E]):
                 self._on_abort(self.consumer.assignment())
             return
         dependency = self._transient(exc)
+        if dependency is None and self._handling is not None:
+            self._failed_handling(batch, exc, stop)
+            return
         if dependency is None:
             logger.error("stage %s failed; aborting batch\n%s", self.stage, traceback.format_exc())
             self._abort_quietly()
@@ -612,6 +632,24 @@ class StageRunner(Generic[E]):
             exc,
         )
         stop.wait(delay)
+
+    def _failed_handling(self, batch: list[Message], exc: Exception, stop: threading.Event) -> None:
+        """A message's handling raised: abort and redo the batch after a backoff, counting
+        the failure against the message (``process`` dead-letters it at POISON_AFTER)."""
+        where, self._handling = self._handling, None
+        failures = self._failures[where] = self._failures.get(where, 0) + 1
+        if len(self._failures) > 1_000:  # bounded: the oldest counts go first
+            del self._failures[next(iter(self._failures))]
+        logger.error(
+            "stage %s failed on %s[%s]@%s (failure %d; the %dth dead-letters it); aborting\n%s",
+            self.stage, *where, failures, POISON_AFTER, traceback.format_exc(),
+        )  # fmt: skip
+        health.stage_aborted(self.stage, f"{type(exc).__name__}: {exc}")
+        self._abort_quietly()
+        self._rewind(batch)
+        if self._on_abort is not None:
+            self._on_abort(self.consumer.assignment())
+        stop.wait(self._backoff.next())
 
     def _abort_while_down(self, stop: threading.Event) -> None:
         """Abort, retrying while the coordinator cannot be reached (no transaction is fine)."""
