@@ -457,6 +457,7 @@ class StageRunner(Generic[E]):
             self._dead_letter(msg, exc)  # it has failed every time: a poison message
             self._failures.pop(where, None)
             return
+        self._handling = None  # what fails from here on is no fault of the message's
         for emit in outputs:
             self.produce(emit)
 

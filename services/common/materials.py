@@ -160,9 +160,9 @@ def store_material(
 
     The same bytes as the active version are a duplicate and store nothing, unless
     ``reread`` (the original read again by a changed parser) and the chunks differ from
-    the active version's. A changed file becomes version n+1; the previous version and its chunks
-    are deactivated, never deleted. Concurrent writers of one material key are
-    serialised by a transaction-scoped advisory lock.
+    the active version's. A changed file becomes version n+1; the previous version and
+    its chunks are deactivated, never deleted. Concurrent writers of one material key
+    are serialised by a transaction-scoped advisory lock.
     """
     if len(chunks) != len(embeddings):
         raise ValueError("one embedding per chunk")
