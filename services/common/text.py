@@ -48,7 +48,7 @@ _EN_STOP = (
     "explain describe define definition meaning mean means called call named name between "
     "difference differences differ different compare compared comparison versus vs "
     "give list show kind type example examples many much get gets got make makes made "
-    "take takes took"
+    "take takes took according"
 )
 EN_STOP_WORDS = frozenset(_EN_STOP.split())
 

@@ -55,6 +55,8 @@ def test_the_te_form_of_a_verb_is_no_definition(engine, question):
     [
         ("索引の種類は何がある？", ["索引", "種類"]),
         ("港湾の町の塔は何年のものか", ["港湾", "町", "塔"]),  # 何年 asks; 年 is its counter
+        # where the answer stands is said, not asked for: "according" joins no keyword
+        ("What is the dew point according to the weather table?", ["dew point", "weather table"]),
     ],
 )
 def test_question_words_and_particles_are_no_keywords(engine, question, expected):
