@@ -179,9 +179,13 @@ def store_material(
         if active and active[2] == material.sha256:
             if not reread or _same_chunks(conn, active[0], chunks):
                 return StoredMaterial(material_id=active[0], version=active[1], duplicate=True)
-        version = 1
+        # after the latest version, active or not: a document whose versions were all
+        # deactivated gets its next one, not a second version 1
+        (version,) = conn.execute(
+            "SELECT coalesce(max(version), 0) + 1 FROM materials WHERE material_key = %s",
+            (material.key,),
+        ).fetchone()
         if active:
-            version = active[1] + 1
             conn.execute(
                 "UPDATE materials SET is_active = false, updated_at = now() WHERE material_id = %s",
                 (active[0],),
