@@ -131,6 +131,11 @@ class Ingestor:
                 self._record(conn, job, "DUPLICATE", active[0], None)
                 conn.commit()
                 return result("DUPLICATE", active[0], active[1], active[2])
+            if job.reread and not active:  # it must not bring back what was taken away
+                raise InvalidInput(
+                    f"nothing to read again: the version of {job.filename!r} with these bytes"
+                    " is no longer the active one (deactivated, replaced or deleted meanwhile)"
+                )
             data = self.fetch(conn, job)
             parsed = parse_job(
                 job,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import uuid
 from pathlib import Path
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from services.common import db
-from services.common.events import IngestJob
+from services.common.events import ChunksStored, IngestJob
 from services.common.ids import ingest_key, sha256_hex
 from services.common.kafka_io import now_ms
 from services.common.materials import enroll, ensure_subject
@@ -147,6 +148,53 @@ def test_a_new_version_reuses_the_vectors_of_its_unchanged_chunks(pipeline, cour
         second.material_id,
     )
     assert len(vectors) == 2 and vectors[0][1] == vectors[1][1]
+
+
+def test_a_file_uploaded_after_every_version_was_deactivated_is_the_next_version(
+    pipeline, course, tmp_path
+):
+    path = tmp_path / "week4.md"
+    path.write_text("# Week 4\n\nA sample is part of a population.\n")
+    (first,) = ingest(pipeline, course, [path])
+    with db.connect(pipeline.db) as conn:
+        conn.execute(
+            "UPDATE materials SET is_active = false WHERE material_id = %s", (first.material_id,)
+        )
+        conn.commit()
+    path.write_text("# Week 4\n\nA sample is a part of the population that is observed.\n")
+    (second,) = ingest(pipeline, course, [path])
+    assert (second.status, second.version) == ("STORED", 2), second.error
+    assert rows(
+        pipeline,
+        "SELECT version, is_active FROM materials WHERE subject_id = %s ORDER BY version",
+        course,
+    ) == [(1, False), (2, True)]
+
+
+def test_a_reread_never_brings_back_a_version_taken_out_of_search(pipeline, course, tmp_path):
+    path = tmp_path / "week3.md"
+    path.write_text("# Week 3\n\nThe variance is the mean squared deviation.\n")
+    job = pipeline.client.upload_and_ingest(path, course, "t1", storage=pipeline.storage)
+    (stored,) = pipeline.client.wait_for_ingest({job.idempotency_key}, 120)
+
+    def reread() -> ChunksStored:
+        again = dataclasses.replace(
+            job, job_id=str(uuid.uuid4()), idempotency_key=f"reread:{uuid.uuid4()}", reread=True
+        )
+        pipeline.client.publish_ingest_job(again)
+        return next(pipeline.client.wait_for_ingest({again.idempotency_key}, 120))
+
+    assert (reread().status, stored.status) == ("DUPLICATE", "STORED")  # same parser, same chunks
+    with db.connect(pipeline.db) as conn:
+        conn.execute(
+            "UPDATE materials SET is_active = false WHERE material_id = %s", (stored.material_id,)
+        )
+        conn.commit()
+    refused = reread()
+    assert refused.status == "FAILED" and "no longer the active one" in refused.error
+    assert rows(
+        pipeline, "SELECT count(*), bool_or(is_active) FROM materials WHERE subject_id = %s", course
+    ) == [(1, False)]
 
 
 BAD_FILES = {
