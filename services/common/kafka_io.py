@@ -323,8 +323,9 @@ class StageRunner(Generic[E]):
     says so in its log and health and keeps running. Any other exception
     raised while a message is handled aborts the batch, which is redone after
     the same backoff; the POISON_AFTER-th time that message fails, it is
-    dead-lettered with the error instead. Anything else propagates: the process
-    exits and the batch is redone after its restart.
+    dead-lettered with the error instead, after the outputs ``on_poison`` gives
+    for it (a FAILED outcome, so that no one waits for it for ever). Anything
+    else propagates: the process exits and the batch is redone after its restart.
 
     The member is static (``group.instance.id`` = ``<stage>-<INSTANCE_ID>``): a
     restarted instance takes its partitions back at once instead of waiting
@@ -344,6 +345,7 @@ class StageRunner(Generic[E]):
         on_assign: Callable[[Consumer, list[TopicPartition]], None] | None = None,
         on_abort: Callable[[list[TopicPartition]], None] | None = None,
         transient: Transient | None = None,
+        on_poison: Callable[[E, Exception], Iterable[Emit]] | None = None,
     ):
         self.settings, self.stage, self.source = settings, stage, source
         self.event_type, self.handle, self.batch_size = event_type, handle, batch_size
@@ -358,7 +360,7 @@ class StageRunner(Generic[E]):
         self.transactional_id = f"{self.prefix}{stage}-{settings.instance_id}"
         self._wedged: list[Producer] = []  # given up on, kept: a thread is still blocked in it
         self.producer, self._watchdog = self._make_producer()
-        self._on_assign, self._on_abort = on_assign, on_abort
+        self._on_assign, self._on_abort, self._on_poison = on_assign, on_abort, on_poison
         extra = [transient] if transient else []
         self._transient = any_of(kafka_transient, named_dependency, *extra)
         # capped low: after an outage the stage tries again within ~2 s of the dependency
@@ -438,6 +440,7 @@ class StageRunner(Generic[E]):
     def process(self, msg: Message) -> None:
         CONSUMED.labels(msg.topic(), self.stage).inc()
         self._handling = where = (msg.topic(), msg.partition(), msg.offset())
+        event: E | None = None
         try:
             event = self.codec.decode(
                 self.event_type, msg.value(), msg.topic(), msg.partition(), msg.offset()
@@ -454,12 +457,25 @@ class StageRunner(Generic[E]):
         except Exception as exc:
             if self._transient(exc) or self._failures.get(where, 0) < POISON_AFTER - 1:
                 raise
-            self._dead_letter(msg, exc)  # it has failed every time: a poison message
             self._failures.pop(where, None)
+            self._poisoned(msg, event, exc)
             return
         self._handling = None  # what fails from here on is no fault of the message's
         for emit in outputs:
             self.produce(emit)
+
+    def _poisoned(self, msg: Message, event: E | None, exc: Exception) -> None:
+        """Dead-letter a message whose handling failed every time, after what the stage
+        says about it (``on_poison``: the outcome its producer waits for, FAILED)."""
+        emits: list[Emit] = []
+        if event is not None and self._on_poison is not None:
+            try:
+                emits = list(self._on_poison(event, exc))
+            except Exception:  # the dead letter still goes; the outcome is in the log
+                logger.exception("stage %s: reporting a poison message failed", self.stage)
+        for emit in emits:
+            self.produce(emit)
+        self._dead_letter(msg, exc)
 
     def _assigned(self, consumer: Consumer, partitions: list[TopicPartition]) -> None:
         health.stage_assigned(self.stage, [p.partition for p in partitions])

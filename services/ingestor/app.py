@@ -207,6 +207,26 @@ class Ingestor:
             known.update(zip(missing, self.embedder.embed(missing), strict=True))
         return np.vstack([np.asarray(known[t], dtype=np.float32) for t in texts])
 
+    def on_poison(self, job: IngestJob, exc: Exception) -> list[Emit]:
+        """The ingestor failed on this job every time it tried (a bug; the job waits in the
+        dead-letter topic): the upload ends FAILED, saying so."""
+        error = (
+            f"the ingestor failed on this file ({type(exc).__name__}: {exc});"
+            " the operators can replay it once it is fixed"
+        )[:2000]
+        with self.pool.connection() as conn:
+            self._record(conn, job, "FAILED", None, error)
+        outcome = ChunksStored(
+            job_id=job.job_id,
+            idempotency_key=job.idempotency_key,
+            subject_id=job.subject_id,
+            user_id=job.user_id,
+            filename=job.filename,
+            status="FAILED",
+            error=error,
+        )
+        return [Emit(CHUNKS_STORED, job.idempotency_key, outcome)]
+
     @staticmethod
     def _record(
         conn: psycopg.Connection, job: IngestJob, status: str, material_id, error: str | None
@@ -240,6 +260,7 @@ class Ingestor:
             handle=self.on_job,
             batch_size=4,
             transient=db.transient,
+            on_poison=self.on_poison,
         )
 
 

@@ -49,6 +49,23 @@ class Professor:
             save_session(conn, record)
         return emits
 
+    def on_poisoned_question(self, q: QuestionAsked, exc: Exception) -> list[Emit]:
+        record = stages.SessionRecord(q.session_id, q.subject_id, q.user_id, q.question, "FAILED")
+        return self._failed(record, "plan", exc, 0)
+
+    def on_poisoned_evaluation(self, ev: Evaluation, exc: Exception) -> list[Emit]:
+        state = ev.state
+        record = stages.SessionRecord(
+            ev.session_id, state.subject_id, state.user_id, state.question, "FAILED"
+        )
+        return self._failed(record, "conduct", exc, ev.iteration + 1)
+
+    def _failed(self, record, step: str, exc: Exception, iterations: int) -> list[Emit]:
+        emits, record = stages.stage_failed(record, step, exc, iterations, now_ms())
+        with self.pool.connection() as conn:
+            save_session(conn, record)
+        return emits
+
     def on_evaluation(self, ev: Evaluation) -> list[Emit]:
         emits, record = stages.conduct(ev, self.engine, now_ms())
         if record is not None:
@@ -66,6 +83,7 @@ class Professor:
                 event_type=QuestionAsked,
                 handle=self.on_question,
                 transient=db.transient,
+                on_poison=self.on_poisoned_question,
             ),
             StageRunner(
                 self.settings,
@@ -75,6 +93,7 @@ class Professor:
                 event_type=Evaluation,
                 handle=self.on_evaluation,
                 transient=db.transient,
+                on_poison=self.on_poisoned_evaluation,
             ),
         ]
 

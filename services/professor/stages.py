@@ -197,6 +197,30 @@ def engine_failed(
     """The engine (and its fallback, if any) failed a step: the session ends FAILED, with a
     FINAL event saying why, rather than the asker waiting for one that never comes."""
     reason = f"the reasoning engine failed while it was doing the {step} step: {error}"
+    return session_failed(record, step, reason, "engine_failed", iterations, fallbacks, now_ms)
+
+
+def stage_failed(
+    record: SessionRecord, step: str, error: Exception, iterations: int, now_ms: int
+) -> tuple[list[Emit], SessionRecord]:
+    """The professor failed on this session's message every time it tried (a bug; the
+    message waits in the dead-letter topic): the session ends FAILED, saying so."""
+    reason = (
+        f"eduanima failed while it was doing the {step} step ({type(error).__name__}: {error});"
+        " the operators can replay the question once it is fixed"
+    )
+    return session_failed(record, step, reason, "stage_failed", iterations, [], now_ms)
+
+
+def session_failed(
+    record: SessionRecord,
+    step: str,
+    reason: str,
+    stop_reason: str,
+    iterations: int,
+    fallbacks: list[str],
+    now_ms: int,
+) -> tuple[list[Emit], SessionRecord]:
     reason = reason[: REASON_CHARS + 80]
     final = AnswerEvent(
         record.session_id,
@@ -207,11 +231,11 @@ def engine_failed(
         status="FAILED",
         answer=reason,
         iterations=iterations,
-        stop_reason="engine_failed",
+        stop_reason=stop_reason,
         fallbacks=fallbacks,
     )
     failed = dataclasses.replace(
-        record, status="FAILED", iterations=iterations, stop_reason="engine_failed", answer=reason
+        record, status="FAILED", iterations=iterations, stop_reason=stop_reason, answer=reason
     )
     return [Emit(ANSWERS, record.session_id, final)], failed
 

@@ -1,6 +1,7 @@
-"""A message whose handling keeps failing goes to the DLQ and the partition moves on; one
-that fails because a dependency is down is waited for and never dead-lettered. Real broker,
-the services' own StageRunner, a handler written to fail."""
+"""A message whose handling keeps failing goes to the DLQ and the partition moves on, after
+the outcome its producer waits for (an upload FAILED, a question's FINAL answer FAILED); one
+that fails because a dependency is down is waited for and never dead-lettered. Real broker
+and database, the services' own StageRunners, with a handler made to fail."""
 
 from __future__ import annotations
 
@@ -11,9 +12,17 @@ from collections import Counter
 
 import pytest
 
+from services.common import db
 from services.common.errors import DependencyUnavailable
-from services.common.events import QuestionAsked
+from services.common.events import IngestJob, QuestionAsked
 from services.common.kafka_io import POISON_AFTER, Publisher, StageRunner, now_ms
+from services.common.materials import enroll, ensure_subject
+from services.ingestor.app import Ingestor
+from services.ingestor.settings import IngestionSettings
+from services.professor.app import Professor
+from services.professor.settings import ProfessorSettings
+from services.reasoning.extractive import ExtractiveLLM
+from services.sdk import Client
 from tools.replay import dead_letters
 from topics.registry import QUESTIONS
 
@@ -34,6 +43,10 @@ def run_stage(settings, handle, done, timeout: float = 60.0) -> None:
         event_type=QuestionAsked,
         handle=handle,
     )
+    run_until(runner, done, timeout)
+
+
+def run_until(runner: StageRunner, done, timeout: float = 60.0) -> None:
     stop = threading.Event()
     thread = threading.Thread(target=runner.run, args=(stop,), daemon=True)
     thread.start()
@@ -91,3 +104,85 @@ def test_a_message_that_fails_while_a_dependency_is_down_is_never_dead_lettered(
 
     assert succeeded.is_set() and attempts["while the database restarts"] == POISON_AFTER + 2
     assert dead_letters("questions", isolated_kafka) == []
+
+
+def service_settings(cls, kafka, db_settings, storage_settings):
+    return cls(
+        kafka_bootstrap_servers=kafka.kafka_bootstrap_servers,
+        eduanima_topic_prefix=kafka.eduanima_topic_prefix,
+        database_url=db_settings.database_url,
+        storage_emulator_host=storage_settings.storage_emulator_host,
+        gcs_bucket=storage_settings.gcs_bucket,
+        instance_id="poison-test",
+    )
+
+
+class IngestorWithABug(Ingestor):
+    def ingest(self, conn, job):
+        raise RuntimeError("a bug in the ingestor")
+
+
+def test_an_upload_the_ingestor_always_fails_on_ends_failed_and_waits_in_the_dlq(
+    isolated_kafka, db_settings, storage_settings, embedder, subject_id
+):
+    settings = service_settings(IngestionSettings, isolated_kafka, db_settings, storage_settings)
+    with db.connect(settings) as conn:
+        ensure_subject(conn, subject_id)
+        enroll(conn, subject_id, "t1", "teacher")
+        conn.commit()
+    key = f"poison-{uuid.uuid4()}"
+    job = IngestJob(
+        str(uuid.uuid4()), key, subject_id, "t1", "gs://nowhere/notes.md", "notes.md",
+        "text/markdown", "0" * 64, 10, now_ms(),
+    )  # fmt: skip
+    client = Client(isolated_kafka)
+    client.publish_ingest_job(job)
+    outcomes = []
+    runner = IngestorWithABug(settings, embedder=embedder).runner()
+    waiting = threading.Thread(
+        target=lambda: outcomes.extend(client.wait_for_ingest({key}, 60)), daemon=True
+    )
+    waiting.start()
+    run_until(runner, done=lambda: not waiting.is_alive())
+
+    (outcome,) = outcomes
+    assert outcome.status == "FAILED" and "a bug in the ingestor" in outcome.error
+    with db.connect(settings) as conn:
+        row = conn.execute(
+            "SELECT status, error FROM ingest_jobs WHERE idempotency_key = %s", (key,)
+        ).fetchone()
+    assert row[0] == "FAILED" and "replay it once it is fixed" in row[1]
+    (letter,) = dead_letters("ingest.jobs", isolated_kafka)
+    assert letter["key"] == key and letter["headers"]["error.class"] == "RuntimeError"
+
+
+class ProfessorWithABug(Professor):
+    def on_question(self, q):
+        raise RuntimeError("a bug in the planner")
+
+
+def test_a_question_the_professor_always_fails_on_gets_a_final_failed_answer(
+    isolated_kafka, db_settings, storage_settings, subject_id
+):
+    settings = service_settings(ProfessorSettings, isolated_kafka, db_settings, storage_settings)
+    client = Client(isolated_kafka)
+    session = client.ask(subject_id, "student-1", "What is a p-value?")
+    finals = []
+    plan = ProfessorWithABug(settings, engine=ExtractiveLLM()).runners()[0]
+    waiting = threading.Thread(
+        target=lambda: finals.extend(e for e in client.follow(session, 60) if e.kind == "FINAL"),
+        daemon=True,
+    )
+    waiting.start()
+    run_until(plan, done=lambda: not waiting.is_alive())
+
+    (final,) = finals
+    assert (final.status, final.stop_reason) == ("FAILED", "stage_failed")
+    assert "a bug in the planner" in final.answer
+    with db.connect(settings) as conn:
+        status = conn.execute(
+            "SELECT status FROM sessions WHERE session_id = %s", (session,)
+        ).fetchone()
+    assert status == ("FAILED",)
+    (letter,) = dead_letters("questions", isolated_kafka)
+    assert letter["key"] == session
