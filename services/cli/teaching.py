@@ -52,6 +52,17 @@ def call(fn, *args, **kwargs) -> Any:
         raise typer.Exit(1) from exc
 
 
+def report(gw, accepted: dict[str, Any], wait: bool) -> bool:
+    """Print an accepted ingest job, or with ``wait`` its outcome; True when it FAILED."""
+    if not wait:
+        console.print(f"{accepted['filename']}: accepted ({accepted['job_id']})")
+        return False
+    outcome = call(gw.wait_for_ingest, accepted["idempotency_key"])
+    error = f" — {outcome['error']}" if outcome.get("error") else ""
+    console.print(f"{accepted['filename']}: {outcome['status']}{error}")
+    return outcome["status"] == "FAILED"
+
+
 def materials_table(rows: list[dict[str, Any]], title: str = "") -> Table:
     table = Table(title=title or None)
     for column in (
@@ -204,15 +215,7 @@ def register(app: typer.Typer, subject_app: typer.Typer) -> None:
                 ]  # fmt: skip
                 console.print(f"{len(materials)} material(s) to read again in {subject}")
             for material in materials or []:
-                accepted = call(gw.reread, material)
-                line = f"{accepted['filename']}: accepted ({accepted['job_id']})"
-                if wait:
-                    outcome = call(gw.wait_for_ingest, accepted["idempotency_key"])
-                    failed += outcome["status"] == "FAILED"
-                    line = f"{accepted['filename']}: {outcome['status']}" + (
-                        f" — {outcome['error']}" if outcome.get("error") else ""
-                    )
-                console.print(line)
+                failed += report(gw, call(gw.reread, material), wait)
         if failed:
             raise typer.Exit(1)
 
@@ -265,14 +268,7 @@ def register(app: typer.Typer, subject_app: typer.Typer) -> None:
                     title=title,
                     visibility="private" if private else "subject",
                 )
-                line = f"{path.name}: accepted ({accepted['idempotency_key'][:12]}…)"
-                if wait:
-                    outcome = call(gw.wait_for_ingest, accepted["idempotency_key"])
-                    failed += outcome["status"] == "FAILED"
-                    line = f"{path.name}: {outcome['status']}" + (
-                        f" — {outcome['error']}" if outcome.get("error") else ""
-                    )
-                console.print(line)
+                failed += report(gw, accepted, wait)
         if failed:
             raise typer.Exit(1)
 

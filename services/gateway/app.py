@@ -215,15 +215,7 @@ def create_app(
         UPLOADS_ACCEPTED.inc()
         UPLOADED_BYTES.inc(len(data))
         logger.info("upload %s by %s in %s: %s", job.job_id, user, subject_id, job.filename)
-        return UploadAccepted(
-            job_id=job.job_id,
-            idempotency_key=job.idempotency_key,
-            subject_id=subject_id,
-            filename=job.filename,
-            size_bytes=job.size_bytes,
-            sha256=job.sha256,
-            status_url=f"/v1/ingest/{job.idempotency_key}",
-        )
+        return UploadAccepted.of(job)
 
     @app.get("/v1/ingest/{idempotency_key}", tags=["materials"], responses=problems(401, 403, 404))
     def ingest_job_status(idempotency_key: str, user: CurrentUser) -> IngestStatus:

@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
+from services.common.events import IngestJob
 from services.professor.stages import MAX_ITERATIONS
 from services.sdk import MAX_QUESTION_CHARS
 
@@ -63,6 +64,18 @@ class UploadAccepted(BaseModel):
     size_bytes: int
     sha256: str
     status_url: str
+
+    @classmethod
+    def of(cls, job: IngestJob) -> UploadAccepted:
+        return cls(
+            job_id=job.job_id,
+            idempotency_key=job.idempotency_key,
+            subject_id=job.subject_id,
+            filename=job.filename,
+            size_bytes=job.size_bytes,
+            sha256=job.sha256,
+            status_url=f"/v1/ingest/{job.idempotency_key}",
+        )
 
 
 class IngestStatus(BaseModel):

@@ -159,15 +159,7 @@ def router(backends: Backends) -> APIRouter:
             record_pending(conn, job)
         backends.client.publish_ingest_job(job)
         logger.info("re-read %s of %s by %s", job.job_id, job.material_key, user)
-        return UploadAccepted(
-            job_id=job.job_id,
-            idempotency_key=job.idempotency_key,
-            subject_id=job.subject_id,
-            filename=job.filename,
-            size_bytes=job.size_bytes,
-            sha256=job.sha256,
-            status_url=f"/v1/ingest/{job.idempotency_key}",
-        )
+        return UploadAccepted.of(job)
 
     @api.delete(
         "/v1/materials/{material_id}",
