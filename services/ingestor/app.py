@@ -81,20 +81,6 @@ class Ingestor:
         return emits
 
     def ingest(self, conn: psycopg.Connection, job: IngestJob) -> ChunksStored:
-        def result(status: str, material_id=None, version=0, chunks=0, error=None) -> ChunksStored:
-            return ChunksStored(
-                job_id=job.job_id,
-                idempotency_key=job.idempotency_key,
-                subject_id=job.subject_id,
-                user_id=job.user_id,
-                filename=job.filename,
-                status=status,
-                material_id=str(material_id) if material_id else None,
-                version=version,
-                chunk_count=chunks,
-                error=error,
-            )
-
         previous = conn.execute(
             "SELECT j.job_id, j.status, j.material_id, m.version,"
             " (SELECT count(*) FROM chunks c WHERE c.material_id = j.material_id)"
@@ -105,7 +91,7 @@ class Ingestor:
         if previous and previous[1] in ("STORED", "DUPLICATE"):
             # the same job again (a re-delivery) repeats its outcome; another job is a duplicate
             status = previous[1] if previous[0] == job.job_id else "DUPLICATE"
-            return result(status, previous[2], previous[3] or 0, previous[4])
+            return outcome_of(job, status, previous[2], previous[3] or 0, previous[4])
         try:
             material = NewMaterial(
                 subject_id=job.subject_id,
@@ -130,7 +116,7 @@ class Ingestor:
             if active and not job.reread:
                 self._record(conn, job, "DUPLICATE", active[0], None)
                 conn.commit()
-                return result("DUPLICATE", active[0], active[1], active[2])
+                return outcome_of(job, "DUPLICATE", active[0], active[1], active[2])
             if job.reread and not active:  # it must not bring back what was taken away
                 raise InvalidInput(
                     f"nothing to read again: the version of {job.filename!r} with these bytes"
@@ -161,13 +147,13 @@ class Ingestor:
             status = "DUPLICATE" if stored.duplicate else "STORED"
             self._record(conn, job, status, stored.material_id, None)
             conn.commit()
-            return result(status, stored.material_id, stored.version, len(parsed.chunks))
+            return outcome_of(job, status, stored.material_id, stored.version, len(parsed.chunks))
         except (InvalidInput, BlobStoreError, EngineError) as exc:
             conn.rollback()
             logger.warning("ingest job %s failed: %s", job.job_id, exc)
             self._record(conn, job, "FAILED", None, str(exc))
             conn.commit()
-            return result("FAILED", error=str(exc))
+            return outcome_of(job, "FAILED", error=str(exc))
 
     def fetch(self, conn: psycopg.Connection, job: IngestJob) -> bytes:
         """The original's bytes. While storage does not answer, the job stays PENDING with the
@@ -216,16 +202,7 @@ class Ingestor:
         )[:2000]
         with self.pool.connection() as conn:
             self._record(conn, job, "FAILED", None, error)
-        outcome = ChunksStored(
-            job_id=job.job_id,
-            idempotency_key=job.idempotency_key,
-            subject_id=job.subject_id,
-            user_id=job.user_id,
-            filename=job.filename,
-            status="FAILED",
-            error=error,
-        )
-        return [Emit(CHUNKS_STORED, job.idempotency_key, outcome)]
+        return [Emit(CHUNKS_STORED, job.idempotency_key, outcome_of(job, "FAILED", error=error))]
 
     @staticmethod
     def _record(
@@ -262,6 +239,24 @@ class Ingestor:
             transient=db.transient,
             on_poison=self.on_poison,
         )
+
+
+def outcome_of(
+    job: IngestJob, status: str, material_id=None, version=0, chunks=0, error=None
+) -> ChunksStored:
+    """The job's outcome on ``chunks.stored``: STORED, DUPLICATE or FAILED with the reason."""
+    return ChunksStored(
+        job_id=job.job_id,
+        idempotency_key=job.idempotency_key,
+        subject_id=job.subject_id,
+        user_id=job.user_id,
+        filename=job.filename,
+        status=status,
+        material_id=str(material_id) if material_id else None,
+        version=version,
+        chunk_count=chunks,
+        error=error,
+    )
 
 
 def stored_change(job: IngestJob, outcome: ChunksStored) -> MaterialChanged:
