@@ -50,7 +50,14 @@ class Professor:
         return emits
 
     def on_poisoned_question(self, q: QuestionAsked, exc: Exception) -> list[Emit]:
-        record = stages.SessionRecord(q.session_id, q.subject_id, q.user_id, q.question, "FAILED")
+        record = stages.SessionRecord(
+            q.session_id,
+            q.subject_id,
+            q.user_id,
+            q.question[: stages.MAX_QUESTION_CHARS],
+            "FAILED",
+            conversation_id=q.conversation_id,
+        )
         return self._failed(record, "plan", exc, 0)
 
     def on_poisoned_evaluation(self, ev: Evaluation, exc: Exception) -> list[Emit]:
@@ -60,7 +67,9 @@ class Professor:
         )
         return self._failed(record, "conduct", exc, ev.iteration + 1)
 
-    def _failed(self, record, step: str, exc: Exception, iterations: int) -> list[Emit]:
+    def _failed(
+        self, record: stages.SessionRecord, step: str, exc: Exception, iterations: int
+    ) -> list[Emit]:
         emits, record = stages.stage_failed(record, step, exc, iterations, now_ms())
         with self.pool.connection() as conn:
             save_session(conn, record)
