@@ -622,8 +622,6 @@ class StageRunner(Generic[E]):
             health.stage_aborted(self.stage, str(exc))
             self._replace_producer(stop, str(exc))  # fences it, aborting its transaction
             self._rewind(batch)
-            if self._on_abort is not None:
-                self._on_abort(self.consumer.assignment())
             return
         dependency = self._transient(exc)
         if dependency is None and self._handling is not None:
@@ -637,8 +635,6 @@ class StageRunner(Generic[E]):
         health.stage_aborted(self.stage, f"{dependency} unavailable: {exc}")
         self._abort_while_down(stop)
         self._rewind(batch)
-        if self._on_abort is not None:
-            self._on_abort(self.consumer.assignment())
         delay = self._backoff.next()
         logger.warning(
             "stage %s: %s unavailable; batch of %d aborted, redone in %.1f s: %s",
@@ -664,8 +660,6 @@ class StageRunner(Generic[E]):
         health.stage_aborted(self.stage, f"{type(exc).__name__}: {exc}")
         self._abort_quietly()
         self._rewind(batch)
-        if self._on_abort is not None:
-            self._on_abort(self.consumer.assignment())
         stop.wait(self._backoff.next())
 
     def _abort_while_down(self, stop: threading.Event) -> None:
@@ -701,7 +695,8 @@ class StageRunner(Generic[E]):
             logger.warning("stage %s: abort failed: %s", self.stage, exc)
 
     def _rewind(self, batch: list[Message]) -> None:
-        """Seek each partition of the batch back to its first message, to be consumed again."""
+        """Seek each partition of the batch back to its first message, to be consumed again,
+        and let the stage forget what the batch did to its memory (``on_abort``)."""
         first: dict[tuple[str, int], int] = {}
         for msg in batch:
             key = (msg.topic(), msg.partition())
@@ -711,6 +706,8 @@ class StageRunner(Generic[E]):
                 self.consumer.seek(TopicPartition(topic, partition, offset))
             except KafkaException as exc:  # revoked meanwhile: its new owner starts there
                 logger.info("stage %s: not rewinding %s[%s]: %s", self.stage, topic, partition, exc)
+        if self._on_abort is not None:
+            self._on_abort(self.consumer.assignment())
 
     def _hold_open(self, batch: list[Message], stop: threading.Event) -> None:
         """Test hook (EDUANIMA_TEST_HOLD_TRANSACTION): the batch is consumed and its outputs
