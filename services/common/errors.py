@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 
+def describe(exc: BaseException) -> str:
+    """The error in one line with its class, as a FAILED outcome tells it."""
+    return f"{type(exc).__name__}: {exc}"
+
+
 class EduanimaError(Exception):
     """Base of every error the project raises on purpose."""
 

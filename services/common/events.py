@@ -185,6 +185,7 @@ class SearchResult:
     retry: int
     state: LoopState
     focus_task_ids: list[str] = field(default_factory=list)
+    failure: str = ""  # the searcher failed on the request every time: no candidates
 
 
 @dataclass(frozen=True)
@@ -199,7 +200,8 @@ class Evaluation:
     next_strategy: str = ""
     next_text_queries: list[str] = field(default_factory=list)
     next_vector_query: str = ""
-    failure: str = ""
+    failure: str = ""  # the iteration could not be evaluated: the session ends FAILED
+    failed_stage: str = ""  # with failure: the step whose stage failed (else the engine did)
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 
+from services.common.errors import describe
 from services.common.events import SearchResult
 from services.common.kafka_io import StageRunner
 from services.common.service import run_runners
@@ -34,6 +35,7 @@ def runner(settings: LibrarianSettings, engine: LLMEngine | None = None) -> Stag
         source=SEARCH_RESULTS,
         event_type=SearchResult,
         handle=lambda result: stages.handle(result, engine),
+        on_poison=lambda result, exc: stages.evaluation_failed(result, describe(exc)),
     )
 
 

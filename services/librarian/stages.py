@@ -175,9 +175,36 @@ def _required(tasks: list[PlannedTask], task_id: str) -> bool:
     return next((t.required for t in tasks if t.task_id == task_id), True)
 
 
+def failed(result: SearchResult, step: str, reason: str, error: str) -> Evaluation:
+    """An iteration that cannot be evaluated: the professor ends the session FAILED with
+    ``error``. ``step`` names the stage that failed on the session's message (the engine's
+    failure names none)."""
+    return Evaluation(
+        session_id=result.session_id,
+        iteration=result.iteration,
+        new_evidence=0,
+        route="CONTINUE",
+        route_reason=reason,
+        state=result.state,
+        failure=error[:REASON_CHARS] or reason,
+        failed_stage=step,
+    )
+
+
+def evaluation_failed(result: SearchResult, error: str) -> list[Emit]:
+    """The librarian failed on this result every time it tried (a bug; it waits in the
+    dead-letter topic)."""
+    evaluation = failed(result, "evaluate", "the librarian failed", error)
+    return [Emit(EVALUATIONS, result.session_id, evaluation)]
+
+
 def handle(result: SearchResult, engine: LLMEngine) -> list[Emit]:
     """The evaluation, with the steps a fallback engine took added to the session's record;
-    an evaluation that failed outright carries ``failure`` (the professor ends the session)."""
+    an evaluation that failed outright carries ``failure`` (the professor ends the session),
+    as does a result whose search failed."""
+    if result.failure:
+        evaluation = failed(result, "search", "the searcher failed", result.failure)
+        return [Emit(EVALUATIONS, result.session_id, evaluation)]
     try:
         with recording() as fell_back:
             evaluation = evaluate(result, engine)
@@ -185,15 +212,7 @@ def handle(result: SearchResult, engine: LLMEngine) -> list[Emit]:
         logger.exception(
             "evaluating session %s iteration %d failed", result.session_id, result.iteration
         )
-        evaluation = Evaluation(
-            session_id=result.session_id,
-            iteration=result.iteration,
-            new_evidence=0,
-            route="CONTINUE",
-            route_reason="the engine failed",
-            state=result.state,
-            failure=str(exc)[:REASON_CHARS] or type(exc).__name__,
-        )
+        evaluation = failed(result, "", "the engine failed", str(exc) or type(exc).__name__)
     else:
         if fell_back:
             state = evaluation.state

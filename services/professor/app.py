@@ -11,7 +11,7 @@ import logging
 import threading
 
 from services.common import db
-from services.common.errors import NotEnrolled
+from services.common.errors import NotEnrolled, describe
 from services.common.events import Evaluation, QuestionAsked
 from services.common.kafka_io import Emit, Rejected, StageRunner, now_ms
 from services.common.materials import require_enrolled
@@ -58,19 +58,19 @@ class Professor:
             "FAILED",
             conversation_id=q.conversation_id,
         )
-        return self._failed(record, "plan", exc, 0)
+        return self._failed(record, "plan", describe(exc), 0)
 
     def on_poisoned_evaluation(self, ev: Evaluation, exc: Exception) -> list[Emit]:
         state = ev.state
         record = stages.SessionRecord(
             ev.session_id, state.subject_id, state.user_id, state.question, "FAILED"
         )
-        return self._failed(record, "conduct", exc, ev.iteration + 1)
+        return self._failed(record, "conduct", describe(exc), ev.iteration + 1)
 
     def _failed(
-        self, record: stages.SessionRecord, step: str, exc: Exception, iterations: int
+        self, record: stages.SessionRecord, step: str, error: str, iterations: int
     ) -> list[Emit]:
-        emits, record = stages.stage_failed(record, step, exc, iterations, now_ms())
+        emits, record = stages.stage_failed(record, step, error, iterations, now_ms())
         with self.pool.connection() as conn:
             save_session(conn, record)
         return emits

@@ -201,12 +201,12 @@ def engine_failed(
 
 
 def stage_failed(
-    record: SessionRecord, step: str, error: Exception, iterations: int, now_ms: int
+    record: SessionRecord, step: str, error: str, iterations: int, now_ms: int
 ) -> tuple[list[Emit], SessionRecord]:
-    """The professor failed on this session's message every time it tried (a bug; the
-    message waits in the dead-letter topic): the session ends FAILED, saying so."""
+    """A stage failed on this session's message every time it tried (a bug; the message
+    waits in the dead-letter topic): the session ends FAILED, saying so."""
     reason = (
-        f"eduanima failed while it was doing the {step} step ({type(error).__name__}: {error});"
+        f"eduanima failed while it was doing the {step} step ({error});"
         " the operators can replay the question once it is fixed"
     )
     return session_failed(record, step, reason, "stage_failed", iterations, [], now_ms)
@@ -247,10 +247,12 @@ def conduct(
     state, plan = ev.state, ev.state.plan
     done = ev.iteration + 1
     seq = SEQ_PER_ITERATION * (ev.iteration + 1)
-    if ev.failure:  # the librarian could not evaluate this iteration at all
+    if ev.failure:  # the iteration could not be searched or evaluated at all
         record = SessionRecord(
             ev.session_id, state.subject_id, state.user_id, state.question, "FAILED"
         )
+        if ev.failed_stage:
+            return stage_failed(record, ev.failed_stage, ev.failure, done, now_ms)
         return engine_failed(record, "evaluate", ev.failure, done, state.fallbacks, now_ms)
     note = progress(
         ev.session_id,

@@ -24,6 +24,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from services.common import db
 from services.common.avro_codec import AvroCodec
+from services.common.errors import describe
 from services.common.events import Candidate, SearchRequest, SessionState
 from services.common.kafka_io import (
     Emit,
@@ -40,7 +41,7 @@ from services.reasoning.embedders import Embedder, warm_up
 from services.searcher import engine as physical
 from services.searcher.scope import SearchFilters
 from services.searcher.settings import SearcherSettings
-from services.searcher.stages import Hits, Order, search_step
+from services.searcher.stages import Hits, Order, search_failed, search_step
 from topics.registry import SEARCH_REQUESTS, SEARCH_SESSIONS, full_name
 
 logger = logging.getLogger(__name__)
@@ -161,6 +162,9 @@ class Searcher:
             self.sessions[req.session_id] = new_state
         return emits
 
+    def on_poisoned_request(self, req: SearchRequest, exc: Exception) -> list[Emit]:
+        return search_failed(req, describe(exc))
+
     def runner(self) -> StageRunner:
         return StageRunner(
             self.settings,
@@ -172,6 +176,7 @@ class Searcher:
             on_assign=self.on_assign,
             on_abort=self.on_abort,
             transient=db.transient,
+            on_poison=self.on_poisoned_request,
         )
 
 

@@ -78,3 +78,24 @@ def search_step(
         Emit(SEARCH_SESSIONS, req.session_id, new_state),
         Emit(SEARCH_RESULTS, req.session_id, result),
     ]
+
+
+def search_failed(req: SearchRequest, error: str) -> list[Emit]:
+    """The searcher failed on this request every time it tried (a bug; the request waits in
+    the dead-letter topic): a result with no candidates that says so, for the professor to
+    end the session FAILED. The state is left as it was, so a replay once the bug is fixed
+    searches the iteration as if for the first time."""
+    result = SearchResult(
+        session_id=req.session_id,
+        iteration=req.iteration,
+        strategy=req.strategy,
+        candidates=[],
+        k=0,
+        n_scope=0,
+        n_excluded=0,
+        retry=0,
+        state=req.state,
+        focus_task_ids=req.focus_task_ids,
+        failure=error,
+    )
+    return [Emit(SEARCH_RESULTS, req.session_id, result)]

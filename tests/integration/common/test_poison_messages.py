@@ -19,10 +19,15 @@ from services.common.kafka_io import POISON_AFTER, Publisher, StageRunner, now_m
 from services.common.materials import enroll, ensure_subject
 from services.ingestor.app import Ingestor
 from services.ingestor.settings import IngestionSettings
+from services.librarian import app as librarian_app
+from services.librarian import stages as librarian_stages
+from services.librarian.settings import LibrarianSettings
 from services.professor.app import Professor
 from services.professor.settings import ProfessorSettings
 from services.reasoning.extractive import ExtractiveLLM
 from services.sdk import Client
+from services.searcher.app import Searcher
+from services.searcher.settings import SearcherSettings
 from tools.replay import dead_letters
 from topics.registry import QUESTIONS
 
@@ -43,19 +48,21 @@ def run_stage(settings, handle, done, timeout: float = 60.0) -> None:
         event_type=QuestionAsked,
         handle=handle,
     )
-    run_until(runner, done, timeout)
+    run_until([runner], done, timeout)
 
 
-def run_until(runner: StageRunner, done, timeout: float = 60.0) -> None:
+def run_until(runners: list[StageRunner], done, timeout: float = 60.0) -> None:
     stop = threading.Event()
-    thread = threading.Thread(target=runner.run, args=(stop,), daemon=True)
-    thread.start()
+    threads = [threading.Thread(target=r.run, args=(stop,), daemon=True) for r in runners]
+    for thread in threads:
+        thread.start()
     deadline = time.monotonic() + timeout
-    while not done() and time.monotonic() < deadline and thread.is_alive():
+    while not done() and time.monotonic() < deadline and all(t.is_alive() for t in threads):
         time.sleep(0.1)
     stop.set()
-    thread.join(30)
-    assert not thread.is_alive()
+    for thread in threads:
+        thread.join(30)
+        assert not thread.is_alive()
 
 
 def test_a_message_that_always_fails_is_dead_lettered_and_the_ones_behind_it_are_handled(
@@ -143,7 +150,7 @@ def test_an_upload_the_ingestor_always_fails_on_ends_failed_and_waits_in_the_dlq
         target=lambda: outcomes.extend(client.wait_for_ingest({key}, 60)), daemon=True
     )
     waiting.start()
-    run_until(runner, done=lambda: not waiting.is_alive())
+    run_until([runner], done=lambda: not waiting.is_alive())
 
     (outcome,) = outcomes
     assert outcome.status == "FAILED" and "a bug in the ingestor" in outcome.error
@@ -174,7 +181,7 @@ def test_a_question_the_professor_always_fails_on_gets_a_final_failed_answer(
         daemon=True,
     )
     waiting.start()
-    run_until(plan, done=lambda: not waiting.is_alive())
+    run_until([plan], done=lambda: not waiting.is_alive())
 
     (final,) = finals
     assert (final.status, final.stop_reason) == ("FAILED", "stage_failed")
@@ -186,3 +193,66 @@ def test_a_question_the_professor_always_fails_on_gets_a_final_failed_answer(
     assert status == ("FAILED",)
     (letter,) = dead_letters("questions", isolated_kafka)
     assert letter["key"] == session
+
+
+class SearcherWithABug(Searcher):
+    def on_request(self, req):
+        raise RuntimeError("a bug in the searcher")
+
+
+def librarian_with_a_bug(_result, _engine):
+    raise RuntimeError("a bug in the librarian")
+
+
+@pytest.mark.parametrize(
+    "stage, step, dead_letter_topic",
+    [("searcher", "search", "search.requests"), ("librarian", "evaluate", "search.results")],
+)
+def test_a_loop_message_the_searcher_or_librarian_always_fails_on_ends_the_question_failed(
+    stage,
+    step,
+    dead_letter_topic,
+    monkeypatch,
+    isolated_kafka,
+    db_settings,
+    storage_settings,
+    embedder,
+    subject_id,
+):
+    def settings(cls):
+        return service_settings(cls, isolated_kafka, db_settings, storage_settings)
+
+    with db.connect(settings(ProfessorSettings)) as conn:
+        ensure_subject(conn, subject_id)
+        enroll(conn, subject_id, "student-1", "student")
+        conn.commit()
+    searcher_class = SearcherWithABug if stage == "searcher" else Searcher
+    if stage == "librarian":
+        monkeypatch.setattr(librarian_stages, "handle", librarian_with_a_bug)
+    engine = ExtractiveLLM()
+    runners = [
+        *Professor(settings(ProfessorSettings), engine=engine).runners(),
+        searcher_class(settings(SearcherSettings), embedder=embedder).runner(),
+        librarian_app.runner(settings(LibrarianSettings), engine=engine),
+    ]
+    client = Client(isolated_kafka)
+    session = client.ask(subject_id, "student-1", "What is a p-value?")
+    finals = []
+    waiting = threading.Thread(
+        target=lambda: finals.extend(e for e in client.follow(session, 90) if e.kind == "FINAL"),
+        daemon=True,
+    )
+    waiting.start()
+    run_until(runners, done=lambda: not waiting.is_alive(), timeout=90)
+
+    (final,) = finals
+    assert (final.status, final.stop_reason) == ("FAILED", "stage_failed")
+    assert f"while it was doing the {step} step" in final.answer
+    assert f"a bug in the {stage}" in final.answer
+    with db.connect(settings(ProfessorSettings)) as conn:
+        row = conn.execute(
+            "SELECT status, stop_reason FROM sessions WHERE session_id = %s", (session,)
+        ).fetchone()
+    assert row == ("FAILED", "stage_failed")
+    (letter,) = dead_letters(dead_letter_topic, isolated_kafka)
+    assert letter["key"] == session and letter["headers"]["stage"] == stage
