@@ -12,20 +12,28 @@ import logging
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from services.common import health
 from services.common.blas import limit_blas_threads
-from services.common.kafka_io import StageRunner
 from services.common.settings import KafkaSettings, RuntimeSettings
 
 logger = logging.getLogger(__name__)
 
 
-def run_runners(runners: list[StageRunner], stop: threading.Event) -> None:
+class Runner(Protocol):
+    """A StageRunner, or another loop of the service's (the professor's sweep)."""
+
+    stage: str
+
+    def run(self, stop: threading.Event) -> None: ...
+
+
+def run_runners(runners: Sequence[Runner], stop: threading.Event) -> None:
     failures: list[BaseException] = []
 
-    def guarded(runner: StageRunner) -> None:
+    def guarded(runner: Runner) -> None:
         try:
             runner.run(stop)
         except BaseException as exc:  # noqa: BLE001 - reported below, then the process exits

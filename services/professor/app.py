@@ -1,4 +1,5 @@
-"""Professor shell: two consumers around the pure stages in ``stages.py``.
+"""Professor shell: two consumers around the pure stages in ``stages.py``, and the sweep of
+stalled sessions (``sweep.py``).
 
 ``questions`` → plan → ``search.requests``; ``evaluations`` → conduct →
 ``search.requests`` or ``answers``. The sessions table is written before the
@@ -18,6 +19,7 @@ from services.common.materials import require_enrolled
 from services.professor import stages
 from services.professor.settings import ProfessorSettings
 from services.professor.store import conversation_turns, save_session
+from services.professor.sweep import StalledSessionSweep
 from services.reasoning import make_embedder, make_llm
 from services.reasoning.embedders import warm_up
 from services.reasoning.llm import LLMEngine
@@ -115,5 +117,6 @@ def run(stop: threading.Event, settings: ProfessorSettings | None = None) -> Non
         return
     from services.common.service import run_runners
 
-    engine = make_llm(settings, embedder=embedder)
-    run_runners(Professor(settings, engine=engine).runners(), stop)
+    professor = Professor(settings, engine=make_llm(settings, embedder=embedder))
+    sweep = StalledSessionSweep(settings, professor.pool)
+    run_runners([*professor.runners(), sweep], stop)

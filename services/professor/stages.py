@@ -60,6 +60,7 @@ class SessionRecord:
     citations: list[Citation] = field(default_factory=list)
     evidence: list[Evidence] = field(default_factory=list)
     conversation_id: str | None = None
+    deadline_ms: int | None = None  # when RUNNING: the answer is due by then (plan.deadline_ms)
     # INSUFFICIENT only: the required tasks left unsatisfied, and the best evidence found
     missing_tasks: list[str] = field(default_factory=list)
     best_passages: list[Evidence] = field(default_factory=list)
@@ -142,6 +143,7 @@ def plan_question(
         q.question,
         "RUNNING",
         conversation_id=q.conversation_id,
+        deadline_ms=plan.deadline_ms,
     )
     return emits, record
 
@@ -210,6 +212,19 @@ def stage_failed(
         " the operators can replay the question once it is fixed"
     )
     return session_failed(record, step, reason, "stage_failed", iterations, [], now_ms)
+
+
+def session_stalled(
+    record: SessionRecord, overdue_s: float, now_ms: int
+) -> tuple[list[Emit], SessionRecord]:
+    """No answer came back within the question's time limit and ``overdue_s`` more: a stage
+    dead-lettered the session's message without an outcome, or has been down all along. The
+    session ends FAILED; an answer the loop still gives later replaces it."""
+    reason = (
+        f"no answer came back within the question's time limit and {overdue_s:g} s more:"
+        " a stage is down or could not handle the question; ask again later"
+    )
+    return session_failed(record, "deadline", reason, "stalled", record.iterations, [], now_ms)
 
 
 def session_failed(

@@ -19,8 +19,9 @@ def save_session(conn: psycopg.Connection, record: SessionRecord) -> None:
     finished = record.status != "RUNNING"
     conn.execute(
         "INSERT INTO sessions (session_id, subject_id, user_id, question, status, stop_reason,"
-        " answer, citations, evidence, iterations, finished_at, conversation_id)"
-        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, CASE WHEN %s THEN now() END, %s)"
+        " answer, citations, evidence, iterations, finished_at, conversation_id, deadline_at)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, CASE WHEN %s THEN now() END, %s,"
+        " to_timestamp(%s / 1000.0))"
         " ON CONFLICT (session_id) DO UPDATE SET status = EXCLUDED.status,"
         " stop_reason = EXCLUDED.stop_reason, answer = EXCLUDED.answer,"
         " citations = EXCLUDED.citations, evidence = EXCLUDED.evidence,"
@@ -39,6 +40,7 @@ def save_session(conn: psycopg.Connection, record: SessionRecord) -> None:
             record.iterations,
             finished,
             record.conversation_id,
+            record.deadline_ms,
         ),
     )
     if record.status == "INSUFFICIENT":
