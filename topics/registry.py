@@ -20,6 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 DAY_MS = 24 * 60 * 60 * 1000
+# The loop's messages may be larger than Kafka's default 1 MB: a retry in a large subject
+# asks for up to K_CAP (200) candidates, each with its text and both neighbours (3 x 700-1,000
+# characters, up to 3 bytes each), 1.3-1.8 MB, and the loop state they carry grows with the
+# evidence. 8 MiB leaves room for both (tests/unit/test_message_sizes.py).
+LOOP_MESSAGE_BYTES = 8 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -31,30 +36,49 @@ class TopicSpec:
     retention_ms: int = 7 * DAY_MS
     compacted: bool = False
     has_dlq: bool = False
+    max_message_bytes: int | None = None  # None: the broker's default (1 MB)
 
     @property
     def configs(self) -> dict[str, str]:
+        size = {"max.message.bytes": str(self.max_message_bytes)} if self.max_message_bytes else {}
         if self.compacted:
             return {
                 "cleanup.policy": "compact",
                 # small segments so compaction keeps the state topic short
                 "segment.ms": str(60 * 60 * 1000),
                 "min.cleanable.dirty.ratio": "0.1",
+                **size,
             }
-        return {"cleanup.policy": "delete", "retention.ms": str(self.retention_ms)}
+        return {"cleanup.policy": "delete", "retention.ms": str(self.retention_ms), **size}
 
 
 def dlq_spec(spec: TopicSpec) -> TopicSpec:
     # dead letters are kept four weeks: long enough for ops to look and replay
-    return TopicSpec(f"{spec.name}.dlq", spec.partitions, None, spec.key, retention_ms=28 * DAY_MS)
+    return TopicSpec(
+        f"{spec.name}.dlq",
+        spec.partitions,
+        None,
+        spec.key,
+        retention_ms=28 * DAY_MS,
+        max_message_bytes=spec.max_message_bytes,  # whatever the topic takes may fail
+    )
 
 
 INGEST_JOBS = TopicSpec("ingest.jobs", 3, "IngestJob", "idempotency_key", has_dlq=True)
 CHUNKS_STORED = TopicSpec("chunks.stored", 3, "ChunksStored", "idempotency_key")
 QUESTIONS = TopicSpec("questions", 6, "QuestionAsked", "session_id", has_dlq=True)
-SEARCH_REQUESTS = TopicSpec("search.requests", 6, "SearchRequest", "session_id", has_dlq=True)
-SEARCH_RESULTS = TopicSpec("search.results", 6, "SearchResult", "session_id", has_dlq=True)
-EVALUATIONS = TopicSpec("evaluations", 6, "Evaluation", "session_id", has_dlq=True)
+SEARCH_REQUESTS = TopicSpec(
+    "search.requests", 6, "SearchRequest", "session_id", has_dlq=True,
+    max_message_bytes=LOOP_MESSAGE_BYTES,
+)  # fmt: skip
+SEARCH_RESULTS = TopicSpec(
+    "search.results", 6, "SearchResult", "session_id", has_dlq=True,
+    max_message_bytes=LOOP_MESSAGE_BYTES,
+)  # fmt: skip
+EVALUATIONS = TopicSpec(
+    "evaluations", 6, "Evaluation", "session_id", has_dlq=True,
+    max_message_bytes=LOOP_MESSAGE_BYTES,
+)  # fmt: skip
 ANSWERS = TopicSpec("answers", 6, "AnswerEvent", "session_id", retention_ms=3 * DAY_MS)
 SEARCH_SESSIONS = TopicSpec("search.sessions", 6, "SessionState", "session_id", compacted=True)
 # Who changed which material (stored, deactivated, reactivated, deleted): kept a year for audit.

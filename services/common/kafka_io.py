@@ -28,7 +28,7 @@ from services.common.avro_codec import AvroCodec, SchemaRegistry
 from services.common.errors import AvroDecodeError, InvalidInput
 from services.common.faults import Backoff, Transient, any_of, named_dependency, retry_while_down
 from services.common.settings import KafkaSettings
-from topics.registry import TopicSpec, dlq_name, full_name
+from topics.registry import LOOP_MESSAGE_BYTES, TopicSpec, dlq_name, full_name
 
 logger = logging.getLogger(__name__)
 E = TypeVar("E")
@@ -119,6 +119,9 @@ def make_producer(
         "enable.idempotence": True,
         "acks": "all",
         "linger.ms": 2,
+        # the loop topics take messages above librdkafka's default 1 MB (the topic's own
+        # max.message.bytes still holds on every other topic); headroom for the request
+        "message.max.bytes": LOOP_MESSAGE_BYTES + 1024 * 1024,
         # Followers compute a key's partition themselves (partition_for): keep it explicit.
         "partitioner": "consistent_random",
         **extra,
