@@ -37,16 +37,20 @@ class TopicSpec:
     compacted: bool = False
     has_dlq: bool = False
     max_message_bytes: int | None = None  # None: the broker's default (1 MB)
+    # compacted state that Kafka also deletes once nothing wrote it for retention_ms
+    expires: bool = False
 
     @property
     def configs(self) -> dict[str, str]:
         size = {"max.message.bytes": str(self.max_message_bytes)} if self.max_message_bytes else {}
         if self.compacted:
+            expiry = {"retention.ms": str(self.retention_ms)} if self.expires else {}
             return {
-                "cleanup.policy": "compact",
+                "cleanup.policy": "compact,delete" if self.expires else "compact",
                 # small segments so compaction keeps the state topic short
                 "segment.ms": str(60 * 60 * 1000),
                 "min.cleanable.dirty.ratio": "0.1",
+                **expiry,
                 **size,
             }
         return {"cleanup.policy": "delete", "retention.ms": str(self.retention_ms), **size}
@@ -80,7 +84,12 @@ EVALUATIONS = TopicSpec(
     max_message_bytes=LOOP_MESSAGE_BYTES,
 )  # fmt: skip
 ANSWERS = TopicSpec("answers", 6, "AnswerEvent", "session_id", retention_ms=3 * DAY_MS)
-SEARCH_SESSIONS = TopicSpec("search.sessions", 6, "SessionState", "session_id", compacted=True)
+# A session's search state matters for minutes (a question's time limit is at most 10):
+# kept a day, so neither the topic nor a searcher's restore grows with every question asked.
+SEARCH_SESSIONS = TopicSpec(
+    "search.sessions", 6, "SessionState", "session_id", retention_ms=DAY_MS, compacted=True,
+    expires=True,
+)  # fmt: skip
 # Who changed which material (stored, deactivated, reactivated, deleted): kept a year for audit.
 MATERIALS_CHANGES = TopicSpec(
     "materials.changes", 3, "MaterialChanged", "material_key", retention_ms=365 * DAY_MS

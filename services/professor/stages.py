@@ -36,6 +36,9 @@ from topics.registry import ANSWERS, SEARCH_REQUESTS
 
 MAX_ITERATIONS = 5  # seed 001: 3 searches + 2 recovery; more only invites invented evidence
 DEFAULT_TIMEOUT_MS = 120_000
+# A question's time limit is held to 1 s - 10 min, whatever its producer asked: the searcher's
+# state of a session (search.sessions) and the sweep of stalled sessions count on that bound.
+MIN_TIMEOUT_MS, MAX_TIMEOUT_MS = 1_000, 600_000
 MAX_QUESTION_CHARS = 2000
 MAX_ANSWER_PASSAGES = 8
 # the unanswered log keeps the passages that came closest, for the teacher to judge
@@ -99,12 +102,13 @@ def plan_question(
         return engine_failed(record, "plan", exc, 0, [], now_ms)
     tasks = [Task(t.task_id, t.description, list(t.keywords), t.required) for t in draft.tasks]
     max_iterations = max(1, min(q.max_iterations or MAX_ITERATIONS, MAX_ITERATIONS))
+    timeout_ms = max(MIN_TIMEOUT_MS, min(q.timeout_ms or DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS))
     plan = Plan(
         tasks=tasks,
         stop_conditions=[StopCondition(kind, text) for kind, text in draft.stop_conditions],
         complexity=draft.complexity,
         max_iterations=max_iterations,
-        deadline_ms=q.asked_at_ms + (q.timeout_ms or DEFAULT_TIMEOUT_MS),
+        deadline_ms=q.asked_at_ms + timeout_ms,
         language=draft.language,
         text_queries=draft.text_queries,
         vector_query=draft.vector_query,

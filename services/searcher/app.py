@@ -41,10 +41,12 @@ from services.reasoning.embedders import Embedder, warm_up
 from services.searcher import engine as physical
 from services.searcher.scope import SearchFilters
 from services.searcher.settings import SearcherSettings
-from services.searcher.stages import Hits, Order, search_failed, search_step
+from services.searcher.stages import Hits, Order, live_sessions, search_failed, search_step
 from topics.registry import SEARCH_REQUESTS, SEARCH_SESSIONS, full_name
 
 logger = logging.getLogger(__name__)
+
+PRUNE_EVERY_MS = 10 * 60 * 1000  # how often the states of long-answered questions are dropped
 
 
 def restore_sessions(
@@ -64,7 +66,7 @@ def restore_sessions(
                 state[item.session_id] = item
     finally:
         consumer.close()
-    return state
+    return live_sessions(state, now_ms())  # Kafka deletes the older ones in its own time
 
 
 def to_hits(outcome: physical.SearchOutcome) -> Hits:
@@ -140,6 +142,7 @@ class Searcher:
         self.pool = db.pool(settings)
         self.search = physical_search(self.pool, embedder or make_embedder(settings))
         self.sessions: dict[str, SessionState] = {}
+        self._pruned_at = now_ms()
 
     def on_assign(self, _consumer: Consumer, partitions: list[TopicPartition]) -> None:
         numbers = [p.partition for p in partitions]
@@ -155,9 +158,10 @@ class Searcher:
         logger.info("state rebuilt after an aborted batch: %d session(s)", len(self.sessions))
 
     def on_request(self, req: SearchRequest) -> list[Emit]:
-        new_state, emits = search_step(
-            req, self.sessions.get(req.session_id), self.search, now_ms()
-        )
+        now = now_ms()
+        if now - self._pruned_at > PRUNE_EVERY_MS:
+            self.sessions, self._pruned_at = live_sessions(self.sessions, now), now
+        new_state, emits = search_step(req, self.sessions.get(req.session_id), self.search, now)
         if new_state is not None:
             self.sessions[req.session_id] = new_state
         return emits

@@ -17,6 +17,10 @@ from topics.registry import SEARCH_RESULTS, SEARCH_SESSIONS
 
 logger = logging.getLogger(__name__)
 
+# A session's state is kept as long as its topic keeps it: a question lives for minutes, so
+# an older state belongs to a question long answered, and only costs memory and restore time.
+STATE_TTL_MS = SEARCH_SESSIONS.retention_ms
+
 
 @dataclass(frozen=True)
 class Hits:
@@ -38,6 +42,11 @@ class Order:
 
 
 Search = Callable[[Order], Hits]
+
+
+def live_sessions(sessions: dict[str, SessionState], now_ms: int) -> dict[str, SessionState]:
+    """The states written within STATE_TTL_MS."""
+    return {k: s for k, s in sessions.items() if s.updated_at_ms >= now_ms - STATE_TTL_MS}
 
 
 def search_step(

@@ -80,7 +80,7 @@ def test_sdk_refuses_oversized_and_empty_questions(kafka_settings):
 def test_topics_apply_is_idempotent_and_state_topic_compacted(kafka_settings):
     # the fixture applied everything already: a second run changes nothing
     assert apply_topics(kafka_settings) == []
-    assert describe(kafka_settings, "search.sessions")["cleanup.policy"] == "compact"
+    assert describe(kafka_settings, "search.sessions")["cleanup.policy"] == "compact,delete"
     assert describe(kafka_settings, "questions.dlq")["cleanup.policy"] == "delete"
 
 

@@ -102,3 +102,21 @@ def test_unenrolled_user_gets_a_failed_answer_and_a_dead_letter(pipeline, demo_s
     assert any(
         row["key"] == session and row["headers"]["error.class"] == "Rejected" for row in letters
     )
+
+
+def test_a_restored_searcher_leaves_out_the_states_of_questions_answered_days_ago(isolated_kafka):
+    from services.common.events import SessionState
+    from services.common.kafka_io import Publisher, now_ms
+    from services.searcher.app import restore_sessions
+    from services.searcher.stages import STATE_TTL_MS
+    from topics.registry import SEARCH_SESSIONS
+
+    publisher = Publisher(isolated_kafka)
+    old = SessionState("answered-two-days-ago", ["c1"], 1, 1, now_ms() - 2 * STATE_TTL_MS)
+    running = SessionState("running", ["c2"], 0, 0, now_ms())
+    for state in (old, running):
+        publisher.publish(SEARCH_SESSIONS, state.session_id, state)
+    publisher.flush()
+
+    restored = restore_sessions(isolated_kafka, list(range(SEARCH_SESSIONS.partitions)))
+    assert restored == {"running": running}

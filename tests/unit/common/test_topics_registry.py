@@ -13,7 +13,8 @@ def test_every_input_topic_has_a_dlq_twin():
 def test_session_state_is_compacted_and_co_partitioned_with_requests():
     from topics.registry import SEARCH_REQUESTS
 
-    assert SEARCH_SESSIONS.configs["cleanup.policy"] == "compact"
+    assert SEARCH_SESSIONS.configs["cleanup.policy"] == "compact,delete"
+    assert SEARCH_SESSIONS.configs["retention.ms"] == str(24 * 3600 * 1000)
     # the searcher restores a partition's state from the same partition number
     assert SEARCH_SESSIONS.partitions == SEARCH_REQUESTS.partitions
 

@@ -220,17 +220,35 @@ def test_direct_loop_stops_at_max_iterations_with_an_honest_insufficient(engine_
 def test_deadline_ends_the_loop(engine_for, memory_search):
     engine = engine_for({"t1": "quark"})
     emits, _ = professor.plan_question(
-        question("quark?", asked_at_ms=1_000, timeout_ms=10), engine, 1_000
+        question("quark?", asked_at_ms=1_000, timeout_ms=2_000), engine, 1_000
     )
     _, out = search_step(emits[1].event, None, memory_search(CHUNKS), 1_005)
     evaluation = evaluate(out[1].event, engine)
-    result, record = professor.conduct(evaluation, engine, now_ms=1_020)
+    result, record = professor.conduct(evaluation, engine, now_ms=3_020)
     final = result[-1].event
     assert (
         final.kind == "FINAL"
         and final.stop_reason == "deadline"
         and record.status == "INSUFFICIENT"
     )
+
+
+@pytest.mark.parametrize(
+    "asked, granted",
+    [
+        (None, professor.DEFAULT_TIMEOUT_MS),
+        (10, professor.MIN_TIMEOUT_MS),
+        (-5, professor.MIN_TIMEOUT_MS),
+        (30_000, 30_000),
+        (10 * 24 * 3600 * 1000, professor.MAX_TIMEOUT_MS),
+    ],
+)
+def test_a_questions_time_limit_is_held_within_bounds(engine_for, asked, granted):
+    emits, record = professor.plan_question(
+        question("quark?", asked_at_ms=1_000, timeout_ms=asked), engine_for({"t1": "q"}), 1_000
+    )
+    assert emits[1].event.state.plan.deadline_ms == 1_000 + granted
+    assert record.deadline_ms == 1_000 + granted
 
 
 def test_evidence_selection_covers_every_task_before_repeating_one():
