@@ -5,17 +5,10 @@ characters, with room to spare for the loop state it carries. Kafka's default 1 
 from __future__ import annotations
 
 from services.common.avro_codec import AvroCodec
-from services.common.events import (
-    Candidate,
-    LoopState,
-    Plan,
-    SearchFilters,
-    SearchResult,
-    Task,
-    TaskStatus,
-)
+from services.common.events import Candidate, SearchResult
 from services.ingestor.chunking import DEFAULT_LIMITS
 from services.searcher.dynamic_k import K_CAP
+from tests.unit.common.test_avro_codec import sample_state
 from topics.registry import (
     EVALUATIONS,
     LOOP_MESSAGE_BYTES,
@@ -27,18 +20,6 @@ from topics.registry import (
 
 def largest_search_result() -> SearchResult:
     longest = "索" * DEFAULT_LIMITS.max_chars  # 3 bytes in UTF-8
-    plan = Plan(
-        tasks=[Task("t1", "what an index is", ["索引"], True)],
-        stop_conditions=[],
-        complexity=2.0,
-        max_iterations=5,
-        deadline_ms=0,
-        language="ja",
-        text_queries=["索引"],
-        vector_query="索引",
-        filters=SearchFilters(),
-    )
-    state = LoopState("索引とは？", "subject", "user", plan, [], [TaskStatus("t1", False)], 0)
     candidates = [
         Candidate(
             i,
@@ -54,10 +35,10 @@ def largest_search_result() -> SearchResult:
             0.5,
             {"bm25": 1, "vector": 1, "chars": 1},
             {"bm25": 0.5, "vector": 0.5, "chars": 0.5},
-        )  # fmt: skip
+        )
         for i in range(K_CAP)
     ]
-    return SearchResult("s", 4, "neighbours", candidates, K_CAP, 10**6, 1000, 4, state)
+    return SearchResult("s", 4, "neighbours", candidates, K_CAP, 10**6, 1000, 4, sample_state())
 
 
 def test_the_largest_search_result_needs_more_than_1_mb_and_fits_in_half_the_limit():

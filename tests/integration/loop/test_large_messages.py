@@ -44,7 +44,7 @@ def large_result(q: QuestionAsked) -> SearchResult:
             1.0 / (i + 1),
             {"bm25": i + 1},
             {"bm25": 1.0},
-        )  # fmt: skip
+        )
         for i in range(K_CAP)
     ]
     return SearchResult(q.session_id, 2, "broader", candidates, K_CAP, 50_000, 40, 2, request.state)
