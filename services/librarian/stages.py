@@ -19,6 +19,11 @@ from topics.registry import EVALUATIONS
 
 logger = logging.getLogger(__name__)
 
+# The evidence one iteration adds to a task, at most: its best-scored pieces. The answer
+# quotes 8 passages at most, and the loop state carrying the evidence must stay far below
+# the loop topics' message size, even from an engine that names every candidate.
+MAX_FRESH_PER_TASK = 8
+
 
 def strategy_for(next_iteration: int) -> str:
     """Seed 001: 1 direct, 2 the missing pieces, 3 synonyms and broader terms, 4–5 neighbours."""
@@ -84,6 +89,7 @@ def evaluate(result: SearchResult, engine: LLMEngine) -> Evaluation:
                 rank=min(candidate.ranks.values(), default=0),
             )
         )
+    fresh = best_per_task(fresh, MAX_FRESH_PER_TASK)
     satisfied_now = set(judgement.satisfied_task_ids) & focus if judgement else set()
     status = []
     for old in state.task_status:
@@ -169,6 +175,19 @@ def _held_passages(evidence: list[Evidence], focus: set[str], first_index: int) 
         Passage(first_index + i, text, ranks={"held": ranks[c]} if c in ranks else {})
         for i, (c, text) in enumerate(texts.items())
     ]
+
+
+def best_per_task(evidence: list[Evidence], limit: int) -> list[Evidence]:
+    """The ``limit`` best-scored pieces of each task, in the order the engine gave them."""
+    by_task: dict[str, list[int]] = {}
+    for i, item in enumerate(evidence):
+        by_task.setdefault(item.task_id, []).append(i)
+    kept = {
+        i
+        for found in by_task.values()
+        for i in sorted(found, key=lambda i: -evidence[i].score)[:limit]
+    }
+    return [item for i, item in enumerate(evidence) if i in kept]
 
 
 def _required(tasks: list[PlannedTask], task_id: str) -> bool:

@@ -156,6 +156,33 @@ def test_librarian_maps_indexes_back_and_drops_duplicates(engine_for, memory_sea
     assert again.new_evidence == 0
 
 
+def test_an_iteration_adds_a_tasks_best_pieces_only_even_when_the_engine_names_all(engine_for):
+    from services.common.events import Candidate, SearchResult
+    from services.librarian.stages import MAX_FRESH_PER_TASK
+    from services.reasoning.llm import Finding, Judgement
+
+    def score(index: int) -> float:
+        return (index * 7 % 30) / 30  # every score different, in no order
+
+    class NamesEveryCandidate(engine_for):
+        def evaluate(self, question, tasks, passages, stop_conditions=()):
+            findings = [Finding(p.index, "t1", p.text, score(p.index), "named") for p in passages]
+            return Judgement(findings, ["t1"], "every candidate named")
+
+    engine = NamesEveryCandidate({"t1": "median"})
+    emits, _ = professor.plan_question(question("median?"), engine, 1_000)
+    candidates = [
+        Candidate(i, f"c{i}", "m1", "notes", 1, [], i, f"median fact {i}", None, None, 0.5)
+        for i in range(30)
+    ]
+    result = SearchResult("s1", 0, "direct", candidates, 30, 30, 0, 0, emits[1].event.state)
+    evaluation = evaluate(result, engine)
+
+    best = sorted(range(30), key=score, reverse=True)[:MAX_FRESH_PER_TASK]
+    assert [e.chunk_id for e in evaluation.state.evidence] == [f"c{i}" for i in sorted(best)]
+    assert evaluation.new_evidence == MAX_FRESH_PER_TASK
+
+
 def test_one_sentence_serving_two_tasks_is_evidence_for_both(engine_for, memory_search):
     engine = engine_for({"t1": "median", "t2": "middle value"})  # c1 says both
     emits, _ = professor.plan_question(question("median: the middle value?"), engine, 1_000)
