@@ -134,6 +134,21 @@ def register(app: typer.Typer) -> None:
             applied = run_migrations(DatabaseSettings())
         console.print(f"db: {', '.join(applied) if applied else 'up to date'}")
 
+    @db_app.command("reread")
+    def reread(
+        subject: Annotated[
+            str | None, typer.Option("--subject", "-s", help="Only this subject's materials.")
+        ] = None,
+        wait: Annotated[bool, typer.Option("--wait", help="Wait for the outcomes.")] = False,
+        timeout: Annotated[float, typer.Option(help="Seconds to wait with --wait.")] = 1800.0,
+    ) -> None:
+        """Read every active material again (or one subject's) with today's parser and chunker,
+        after an upgrade that changed them: a new version where the chunks come out different,
+        DUPLICATE where they do not. Each is read as its owner, whose role the ingestor checks."""
+        from services.cli.materials import reread_stored
+
+        reread_stored(subject, wait, timeout)
+
     @db_app.command("words")
     def words() -> None:
         """Embed the vocabulary words of stored materials that have no vector yet, so that

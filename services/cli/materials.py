@@ -4,13 +4,17 @@ directly, any ``--user``). The ingestor still checks each job's user and role.""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.progress import Progress
 from rich.table import Table
 
 from services.cli.common import console, friendly_errors
+
+if TYPE_CHECKING:
+    from services.common.events import IngestJob
+    from services.sdk import Client
 
 SUPPORTED = {
     ".md",
@@ -117,31 +121,74 @@ def register(app: typer.Typer) -> typer.Typer:
                 progress.advance(task)
             client.publisher.flush()
         console.print(f"published {len(jobs)} ingest job(s)")
-        if not wait:
-            return
-        table = Table("file", "status", "chunks", "version", "ms", "error")
-        failed = 0
-        with Progress(console=console) as progress:
-            task = progress.add_task("ingesting", total=len(jobs))
-            try:
-                for outcome in client.wait_for_ingest({j.idempotency_key for j in jobs}, timeout):
-                    failed += outcome.status == "FAILED"
-                    table.add_row(
-                        outcome.filename,
-                        outcome.status,
-                        str(outcome.chunk_count),
-                        str(outcome.version),
-                        str(outcome.duration_ms),
-                        outcome.error or "",
-                    )
-                    progress.advance(task)
-            except TimeoutError as exc:
-                console.print(
-                    f"[red]error:[/red] {exc} — is the ingestor running (`eduanima run ingestor`)?"
-                )
-                raise typer.Exit(4) from exc
-        console.print(table)
-        if failed:
-            raise typer.Exit(1)
+        if wait:
+            wait_for_outcomes(client, jobs, timeout)
 
     return subject_app
+
+
+def wait_for_outcomes(client: Client, jobs: list[IngestJob], timeout: float) -> None:
+    """Print each job's outcome in a table; exit 1 if any FAILED, 4 if any never came."""
+    table = Table("subject", "file", "status", "chunks", "version", "ms", "error")
+    failed = 0
+    with Progress(console=console) as progress:
+        task = progress.add_task("ingesting", total=len(jobs))
+        try:
+            for outcome in client.wait_for_ingest({j.idempotency_key for j in jobs}, timeout):
+                failed += outcome.status == "FAILED"
+                table.add_row(
+                    outcome.subject_id,
+                    outcome.filename,
+                    outcome.status,
+                    str(outcome.chunk_count),
+                    str(outcome.version),
+                    str(outcome.duration_ms),
+                    outcome.error or "",
+                )
+                progress.advance(task)
+        except TimeoutError as exc:
+            console.print(
+                f"[red]error:[/red] {exc} — is the ingestor running (`eduanima run ingestor`)?"
+            )
+            raise typer.Exit(4) from exc
+    console.print(table)
+    if failed:
+        raise typer.Exit(1)
+
+
+def reread_stored(subject: str | None, wait: bool, timeout: float) -> None:
+    """Publish a re-read of every active material (of ``subject``, or of all subjects), each
+    as its owner: after an upgrade whose parser or chunker reads some files differently."""
+    from psycopg.rows import dict_row
+
+    from services.common import db
+    from services.common.blobstore import BlobStore
+    from services.common.materials import reading_again
+    from services.ingestor.settings import IngestionSettings
+    from services.sdk import Client
+
+    settings = IngestionSettings()
+    client, blobs = Client(settings), BlobStore(settings)
+    with friendly_errors(), db.connect(settings) as conn:
+        materials = (
+            conn.cursor(row_factory=dict_row)
+            .execute(
+                "SELECT material_id::text AS material_id, subject_id, title, filename,"
+                " visibility, material_key, owner_id FROM materials"
+                " WHERE is_active AND (%(subject)s::text IS NULL OR subject_id = %(subject)s)"
+                " ORDER BY subject_id, material_key",
+                {"subject": subject},
+            )
+            .fetchall()
+        )
+        jobs = []
+        with Progress(console=console) as progress:
+            task = progress.add_task("reading originals", total=len(materials))
+            for material in materials:
+                jobs.append(reading_again(conn, material, material["owner_id"], blobs.get))
+                client.publish_ingest_job(jobs[-1], flush=False)
+                progress.advance(task)
+        client.publisher.flush()
+    console.print(f"published {len(jobs)} re-read job(s)")
+    if wait and jobs:
+        wait_for_outcomes(client, jobs, timeout)

@@ -247,7 +247,8 @@ def register(app: typer.Typer, subject_app: typer.Typer) -> None:
         paths: Annotated[list[Path], typer.Argument(help="Files to upload.")],
         subject: Annotated[str, typer.Option("--subject", "-s", help="Subject id.")],
         private: Annotated[
-            bool, typer.Option("--private", help="A note only you see (students: always).")
+            bool,
+            typer.Option("--private", help="A note only you see (a student's upload must be one)."),
         ] = False,
         title: Annotated[str, typer.Option(help="Title (single file only).")] = "",
         wait: Annotated[bool, typer.Option("--wait", help="Wait for each ingest outcome.")] = False,

@@ -6,16 +6,19 @@ same rows (terms from ``services.common.text``, vectors in the recorded space).
 
 from __future__ import annotations
 
+import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import psycopg
 from pgvector import HalfVector
 
-from services.common.errors import Forbidden, InvalidInput, NotEnrolled, StoreError
-from services.common.ids import uuid7
+from services.common.errors import BlobStoreError, Forbidden, InvalidInput, NotEnrolled, StoreError
+from services.common.events import IngestJob
+from services.common.ids import sha256_hex, uuid7
 from services.common.text import lexical_terms, script_of, vocabulary_terms
 
 
@@ -326,4 +329,41 @@ def enroll(conn: psycopg.Connection, subject_id: str, user_id: str, role: str = 
         "INSERT INTO enrollments (subject_id, user_id, role) VALUES (%s, %s, %s)"
         " ON CONFLICT (subject_id, user_id) DO UPDATE SET role = EXCLUDED.role",
         (subject_id, user_id, role),
+    )
+
+
+def reading_again(
+    conn: psycopg.Connection,
+    material: Mapping[str, Any],
+    user_id: str,
+    fetch: Callable[[str], bytes],
+) -> IngestJob:
+    """The IngestJob that reads a stored material's original again with today's parser and
+    chunker, as ``user_id`` (the ingestor checks that user's role as for an upload).
+    ``fetch`` reads the original from storage: it must still be there, unchanged."""
+    blob_uri, sha256, mime_type = conn.execute(
+        "SELECT blob_uri, sha256, mime_type FROM materials WHERE material_id = %s::uuid",
+        (str(material["material_id"]),),
+    ).fetchone()
+    data = fetch(blob_uri)
+    if sha256_hex(data) != sha256:
+        raise BlobStoreError(
+            f"the stored original of {material['filename']!r} has changed: {blob_uri}"
+        )
+    job_id = str(uuid.uuid4())
+    return IngestJob(
+        job_id=job_id,
+        idempotency_key=f"reread:{job_id}",  # every re-read is a new job, unlike an upload
+        subject_id=material["subject_id"],
+        user_id=user_id,
+        blob_uri=blob_uri,
+        filename=material["filename"],
+        mime_type=mime_type,
+        sha256=sha256,
+        size_bytes=len(data),
+        submitted_at_ms=int(time.time() * 1000),
+        title=material["title"],
+        visibility=material["visibility"],
+        material_key=material["material_key"],
+        reread=True,
     )

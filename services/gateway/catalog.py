@@ -18,11 +18,10 @@ from typing import Any
 import psycopg
 from psycopg.rows import dict_row
 
-from services.common.errors import BlobStoreError, Forbidden, InvalidInput
+from services.common.errors import Forbidden, InvalidInput
 from services.common.events import IngestJob, MaterialChanged
-from services.common.ids import sha256_hex
 from services.common.kafka_io import now_ms
-from services.common.materials import require_enrolled
+from services.common.materials import reading_again, require_enrolled
 
 
 class UnknownMaterial(InvalidInput):
@@ -154,30 +153,7 @@ def reread_job(
             f"version {row['version']} of {row['filename']!r} is not the active one:"
             " re-read the active version, or reactivate this one first"
         )
-    blob_uri, sha256, mime_type = conn.execute(
-        "SELECT blob_uri, sha256, mime_type FROM materials WHERE material_id = %s",
-        (_uuid(material_id),),
-    ).fetchone()
-    data = fetch(blob_uri)
-    if sha256_hex(data) != sha256:
-        raise BlobStoreError(f"the stored original of {row['filename']!r} has changed: {blob_uri}")
-    job_id = str(uuid.uuid4())
-    return IngestJob(
-        job_id=job_id,
-        idempotency_key=f"reread:{job_id}",  # every re-read is a new job, unlike an upload
-        subject_id=row["subject_id"],
-        user_id=user_id,
-        blob_uri=blob_uri,
-        filename=row["filename"],
-        mime_type=mime_type,
-        sha256=sha256,
-        size_bytes=len(data),
-        submitted_at_ms=now_ms(),
-        title=row["title"],
-        visibility=row["visibility"],
-        material_key=row["material_key"],
-        reread=True,
-    )
+    return reading_again(conn, row, user_id, fetch)
 
 
 def change(row: dict[str, Any], action: str, user_id: str) -> MaterialChanged:

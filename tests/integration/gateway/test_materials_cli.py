@@ -180,6 +180,56 @@ def test_reread_stores_a_new_version_only_where_todays_parser_chunks_differently
     assert stale.exit_code == 1 and "not the active one" in stale.output
 
 
+def test_an_operator_rereads_a_subjects_materials_each_as_its_owner(
+    live_gateway, pipeline, course, tmp_path
+):
+    shared, note = tmp_path / "indexes.md", tmp_path / "my-notes.md"
+    shared.write_text("# 索引\n\n測定結果を次に示す。\n方式 | recall\n--- | ---\nHNSW | 0.98\n")
+    note.write_text("# メモ\n\n索引は検索を速くする。\n")
+    run(live_gateway, "teacher-1", "materials", "upload", str(shared), "-s", course, "--wait")
+    run(
+        live_gateway, "student-1", "materials", "upload", str(note), "-s", course, "--private",
+        "--wait",
+    )  # fmt: skip
+    with db.connect(pipeline.db) as conn:  # as a parser before piped tables stored it
+        conn.execute(
+            "UPDATE chunks SET text = regexp_replace(text, '^\\| (.*) \\|$', '\\1', 'gn')"
+            " WHERE subject_id = %s",
+            (course,),
+        )
+        conn.commit()
+    operator_env = {
+        "KAFKA_BOOTSTRAP_SERVERS": pipeline.kafka.kafka_bootstrap_servers,
+        "EDUANIMA_TOPIC_PREFIX": pipeline.kafka.eduanima_topic_prefix,
+        "DATABASE_URL": pipeline.db.database_url.get_secret_value(),
+        "STORAGE_EMULATOR_HOST": pipeline.storage.storage_emulator_host or "",
+        "GCS_BUCKET": pipeline.storage.gcs_bucket,
+    }
+
+    result = CliRunner().invoke(cli, ["db", "reread", "-s", course, "--wait"], env=operator_env)
+
+    assert result.exit_code == 0, result.output
+    assert "published 2 re-read job(s)" in result.output  # this subject's only
+    assert "indexes.md" in result.output and "STORED" in result.output
+    assert "my-notes.md" in result.output and "DUPLICATE" in result.output
+    with db.connect(pipeline.db) as conn:
+        rows = conn.execute(
+            "SELECT filename, version, owner_id, visibility FROM materials"
+            " WHERE subject_id = %s AND is_active ORDER BY filename",
+            (course,),
+        ).fetchall()
+        (text,) = conn.execute(
+            "SELECT c.text FROM chunks c JOIN materials m USING (material_id)"
+            " WHERE m.subject_id = %s AND m.filename = 'indexes.md' AND m.is_active",
+            (course,),
+        ).fetchone()
+    assert rows == [
+        ("indexes.md", 2, "teacher-1", "subject"),
+        ("my-notes.md", 1, "student-1", "private"),
+    ]
+    assert "| HNSW | 0.98 |" in text
+
+
 def test_unanswered_log_groups_by_missing_task_and_resolves(
     live_gateway, pipeline, course, tmp_path
 ):
