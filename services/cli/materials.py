@@ -163,6 +163,7 @@ def reread_stored(subject: str | None, wait: bool, timeout: float) -> None:
 
     from services.common import db
     from services.common.blobstore import BlobStore
+    from services.common.errors import BlobStoreError
     from services.common.materials import reading_again
     from services.ingestor.settings import IngestionSettings
     from services.sdk import Client
@@ -181,14 +182,23 @@ def reread_stored(subject: str | None, wait: bool, timeout: float) -> None:
             )
             .fetchall()
         )
-        jobs = []
+        jobs, unreadable = [], []
         with Progress(console=console) as progress:
             task = progress.add_task("reading originals", total=len(materials))
             for material in materials:
-                jobs.append(reading_again(conn, material, material["owner_id"], blobs.get))
-                client.publish_ingest_job(jobs[-1], flush=False)
+                try:
+                    job = reading_again(conn, material, material["owner_id"], blobs.get)
+                except BlobStoreError as exc:  # the others are still read again
+                    unreadable.append(f"{material['subject_id']}/{material['filename']}: {exc}")
+                else:
+                    jobs.append(job)
+                    client.publish_ingest_job(job, flush=False)
                 progress.advance(task)
         client.publisher.flush()
     console.print(f"published {len(jobs)} re-read job(s)")
+    for line in unreadable:
+        console.print(f"[red]not read again:[/red] {line}")
     if wait and jobs:
         wait_for_outcomes(client, jobs, timeout)
+    if unreadable:
+        raise typer.Exit(1)

@@ -186,12 +186,19 @@ def test_an_operator_rereads_a_subjects_materials_each_as_its_owner(
     shared, note = tmp_path / "indexes.md", tmp_path / "my-notes.md"
     shared.write_text("# 索引\n\n測定結果を次に示す。\n方式 | recall\n--- | ---\nHNSW | 0.98\n")
     note.write_text("# メモ\n\n索引は検索を速くする。\n")
-    run(live_gateway, "teacher-1", "materials", "upload", str(shared), "-s", course, "--wait")
+    gone = tmp_path / "gone.md"
+    gone.write_text("# 消えた原本\n\nこの原本はストレージから消されている。\n")
+    for path in (shared, gone):
+        run(live_gateway, "teacher-1", "materials", "upload", str(path), "-s", course, "--wait")
     run(
         live_gateway, "student-1", "materials", "upload", str(note), "-s", course, "--private",
         "--wait",
     )  # fmt: skip
     with db.connect(pipeline.db) as conn:  # as a parser before piped tables stored it
+        (gone_uri,) = conn.execute(
+            "SELECT blob_uri FROM materials WHERE subject_id = %s AND filename = 'gone.md'",
+            (course,),
+        ).fetchone()
         conn.execute(
             "UPDATE chunks SET text = regexp_replace(text, '^\\| (.*) \\|$', '\\1', 'gn')"
             " WHERE subject_id = %s",
@@ -206,10 +213,13 @@ def test_an_operator_rereads_a_subjects_materials_each_as_its_owner(
         "GCS_BUCKET": pipeline.storage.gcs_bucket,
     }
 
+    assert BlobStore(pipeline.storage).delete(gone_uri)
+
     result = CliRunner().invoke(cli, ["db", "reread", "-s", course, "--wait"], env=operator_env)
 
-    assert result.exit_code == 0, result.output
-    assert "published 2 re-read job(s)" in result.output  # this subject's only
+    assert result.exit_code == 1, result.output  # one original could not be read again
+    assert "not read again:" in result.output and "gone.md" in result.output
+    assert "published 2 re-read job(s)" in result.output  # the others, of this subject only
     assert "indexes.md" in result.output and "STORED" in result.output
     assert "my-notes.md" in result.output and "DUPLICATE" in result.output
     with db.connect(pipeline.db) as conn:
@@ -224,6 +234,7 @@ def test_an_operator_rereads_a_subjects_materials_each_as_its_owner(
             (course,),
         ).fetchone()
     assert rows == [
+        ("gone.md", 1, "teacher-1", "subject"),
         ("indexes.md", 2, "teacher-1", "subject"),
         ("my-notes.md", 1, "student-1", "private"),
     ]
