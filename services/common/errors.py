@@ -50,6 +50,10 @@ class Forbidden(InvalidInput):
     publishing a shared material, or changing someone else's)."""
 
 
+class OutputTooLarge(EduanimaError):
+    """A stage made an output larger than its topic takes (``max.message.bytes``)."""
+
+
 class EngineError(EduanimaError):
     """An LLM or embedding engine failed or is not available (for example: needs Gemini)."""
 

@@ -25,7 +25,7 @@ from prometheus_client import Counter
 
 from services.common import health
 from services.common.avro_codec import AvroCodec, SchemaRegistry
-from services.common.errors import AvroDecodeError, InvalidInput
+from services.common.errors import AvroDecodeError, InvalidInput, OutputTooLarge
 from services.common.faults import Backoff, Transient, any_of, named_dependency, retry_while_down
 from services.common.settings import KafkaSettings
 from topics.registry import LOOP_MESSAGE_BYTES, TopicSpec, dlq_name, full_name
@@ -309,6 +309,10 @@ class Watchdog:
 # instead of failing again: the partition behind it moves on, and `eduanima dlq replay`
 # brings it back once the stage is fixed.
 POISON_AFTER = 3
+# A topic's message size when it sets none (the broker's message.max.bytes), and what a
+# record adds to its value (key, headers, batch framing), kept free when an output is sized.
+DEFAULT_MESSAGE_BYTES = 1_048_588
+RECORD_OVERHEAD_BYTES = 16 * 1024
 # How long a transaction step may take before it is retried (and, 3 s later, given up on).
 TXN_STEP_S = 5.0
 STUCK_AFTER_S = TXN_STEP_S + 3.0
@@ -324,7 +328,8 @@ class StageRunner(Generic[E]):
     batch's first offsets, ``on_abort`` lets the stage forget what the batch
     did to its memory, and after a backoff the batch is redone: the service
     says so in its log and health and keeps running. Any other exception
-    raised while a message is handled aborts the batch, which is redone after
+    raised while a message is handled (or an output too large for its topic,
+    sized before anything is produced) aborts the batch, which is redone after
     the same backoff; the POISON_AFTER-th time that message fails, it is
     dead-lettered with the error instead, after the outputs ``on_poison`` gives
     for it (a FAILED outcome, so that no one waits for it for ever). Anything
@@ -413,12 +418,23 @@ class StageRunner(Generic[E]):
             },
         )
 
-    def produce(self, emit: Emit) -> None:
+    def encoded(self, emit: Emit) -> tuple[Emit, bytes]:
+        """The output as it will be produced; OutputTooLarge when its topic cannot take it."""
+        value = self.codec.encode(emit.event, full_name(emit.topic, self.prefix))
+        limit = (emit.topic.max_message_bytes or DEFAULT_MESSAGE_BYTES) - RECORD_OVERHEAD_BYTES
+        if len(value) > limit:
+            raise OutputTooLarge(
+                f"{type(emit.event).__name__} of {len(value):,} bytes for {emit.topic.name},"
+                f" which takes {limit:,}"
+            )
+        return emit, value
+
+    def produce(self, emit: Emit, value: bytes | None = None) -> None:
         topic = full_name(emit.topic, self.prefix)
         self.producer.produce(
             topic,
             key=emit.key.encode(),
-            value=self.codec.encode(emit.event, topic),
+            value=self.codec.encode(emit.event, topic) if value is None else value,
             headers=[(k, v.encode()) for k, v in emit.headers.items()],
         )
         PRODUCED.labels(topic).inc()
@@ -448,7 +464,9 @@ class StageRunner(Generic[E]):
             event = self.codec.decode(
                 self.event_type, msg.value(), msg.topic(), msg.partition(), msg.offset()
             )
-            outputs = list(self.handle(event))
+            # sized before anything is produced: an output its topic cannot take is the
+            # message's fault, as a bug is (it would fail the same way after every restart)
+            outputs = [self.encoded(emit) for emit in self.handle(event)]
         except Rejected as exc:
             for emit in exc.emits:
                 self.produce(emit)
@@ -464,8 +482,8 @@ class StageRunner(Generic[E]):
             self._poisoned(msg, event, exc)
             return
         self._handling = None  # what fails from here on is no fault of the message's
-        for emit in outputs:
-            self.produce(emit)
+        for emit, value in outputs:
+            self.produce(emit, value)
 
     def _poisoned(self, msg: Message, event: E | None, exc: Exception) -> None:
         """Dead-letter a message whose handling failed every time, after what the stage

@@ -14,8 +14,8 @@ import pytest
 
 from services.common import db
 from services.common.errors import DependencyUnavailable
-from services.common.events import IngestJob, QuestionAsked
-from services.common.kafka_io import POISON_AFTER, Publisher, StageRunner, now_ms
+from services.common.events import AnswerEvent, IngestJob, QuestionAsked
+from services.common.kafka_io import POISON_AFTER, Emit, Publisher, StageRunner, now_ms
 from services.common.materials import enroll, ensure_subject
 from services.ingestor.app import Ingestor
 from services.ingestor.settings import IngestionSettings
@@ -28,8 +28,8 @@ from services.reasoning.extractive import ExtractiveLLM
 from services.sdk import Client
 from services.searcher.app import Searcher
 from services.searcher.settings import SearcherSettings
-from tools.replay import dead_letters
-from topics.registry import QUESTIONS
+from tools.replay import dead_letters, session_messages
+from topics.registry import ANSWERS, QUESTIONS
 
 pytestmark = pytest.mark.integration
 
@@ -90,6 +90,46 @@ def test_a_message_that_always_fails_is_dead_lettered_and_the_ones_behind_it_are
     assert letter["headers"]["error.class"] == "RuntimeError"
     assert letter["headers"]["error.message"] == "a bug in the stage"
     assert letter["headers"]["stage"] == "poison-test"
+
+
+def test_a_message_whose_output_its_topic_cannot_take_is_dead_lettered_with_its_outcome(
+    isolated_kafka,
+):
+    session = str(uuid.uuid4())
+    publisher = Publisher(isolated_kafka)
+    for text in ("huge", "after"):
+        publisher.publish(QUESTIONS, session, question(session, text))
+    publisher.flush()
+    handled: Counter[str] = Counter()
+
+    def answer(event: QuestionAsked, text: str) -> Emit:
+        final = AnswerEvent(event.session_id, 1000, "FINAL", now_ms(), status="FAILED", answer=text)
+        return Emit(ANSWERS, event.session_id, final)
+
+    def handle(event: QuestionAsked):
+        handled[event.question] += 1
+        size = 2_000_000 if event.question == "huge" else 10  # answers take the default 1 MB
+        return [answer(event, "x" * size)]
+
+    runner = StageRunner(
+        isolated_kafka,
+        stage="oversize-test",
+        group_id=f"oversize-test-{uuid.uuid4().hex[:6]}",
+        source=QUESTIONS,
+        event_type=QuestionAsked,
+        handle=handle,
+        on_poison=lambda event, exc: [answer(event, f"failed: {exc}")],
+    )
+    run_until([runner], done=lambda: handled["after"] >= 1)
+
+    assert handled["huge"] == POISON_AFTER and handled["after"] == 1
+    (letter,) = dead_letters("questions", isolated_kafka)
+    assert letter["headers"]["error.class"] == "OutputTooLarge"
+    assert letter["headers"]["error.message"].startswith("AnswerEvent of 2,000,0")
+    answers = [m.event.answer for m in session_messages(session, isolated_kafka)
+               if m.topic == "answers"]  # fmt: skip
+    assert len(answers) == 2 and answers[0].startswith("failed: AnswerEvent of 2,000,0")
+    assert answers[1] == "x" * 10
 
 
 def test_a_message_that_fails_while_a_dependency_is_down_is_never_dead_lettered(isolated_kafka):
