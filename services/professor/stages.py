@@ -100,6 +100,8 @@ def plan_question(
     except Exception as exc:  # the engine and any fallback failed: the asker still gets a FINAL
         record = SessionRecord(q.session_id, q.subject_id, q.user_id, q.question, "FAILED")
         return engine_failed(record, "plan", exc, 0, [], now_ms)
+    if not any(t.keywords for t in draft.tasks):
+        return no_topic(q, draft.language, now_ms)
     tasks = [Task(t.task_id, t.description, list(t.keywords), t.required) for t in draft.tasks]
     max_iterations = max(1, min(q.max_iterations or MAX_ITERATIONS, MAX_ITERATIONS))
     timeout_ms = max(MIN_TIMEOUT_MS, min(q.timeout_ms or DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS))
@@ -150,6 +152,43 @@ def plan_question(
         deadline_ms=plan.deadline_ms,
     )
     return emits, record
+
+
+NO_TOPIC = {
+    "ja": "質問に、資料から探す対象が見当たりません（疑問の言葉だけです）。"
+    "「中央値とは何ですか？」のように、知りたい事柄を入れて質問してください。",
+    "en": "The question names nothing to look for in the materials (only question words)."
+    " Ask about a topic, for example: What is a p-value?",
+}
+
+
+def no_topic(q: QuestionAsked, language: str, now_ms: int) -> tuple[list[Emit], SessionRecord]:
+    """A question of question words only ("What is it?", "それは何ですか？" with no earlier turn
+    to refer to) names nothing to search for: any passage found would be a guess, quoted
+    with citations as if it answered. It ends INSUFFICIENT at once, saying what to ask."""
+    text = NO_TOPIC.get(language, NO_TOPIC["en"])
+    final = AnswerEvent(
+        q.session_id,
+        SEQ_ANSWER,
+        "FINAL",
+        now_ms,
+        stage="plan",
+        status="INSUFFICIENT",
+        answer=text,
+        stop_reason="no_topic",
+    )
+    record = SessionRecord(
+        q.session_id,
+        q.subject_id,
+        q.user_id,
+        q.question,
+        "INSUFFICIENT",
+        stop_reason="no_topic",
+        answer=text,
+        conversation_id=q.conversation_id,
+        missing_tasks=[q.question],
+    )
+    return [Emit(ANSWERS, q.session_id, final)], record
 
 
 def direct_search(draft: PlanDraft, max_iterations: int) -> tuple[list[str], str, list[str]]:

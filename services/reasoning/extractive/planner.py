@@ -101,8 +101,8 @@ def rule_plan(question: str) -> PlanDraft:
         replace(t, keywords=[k for k in t.keywords if not _instruction_only(k)] or t.keywords)
         for t in tasks
     ]
-    if not tasks:  # only question words: search with the whole sentence
-        tasks = [PlannedTask("T1", question, keywords_of(question) or [question])]
+    if not tasks:  # only question words: the sentence's words, if it has any but those
+        tasks = [PlannedTask("T1", question, keywords_of(question))]
     tasks = tasks[:MAX_TASKS]
     complexity = _complexity(shapes, tasks, question)
     all_keywords = _distinct(k for t in tasks for k in t.keywords)

@@ -261,6 +261,27 @@ def test_deadline_ends_the_loop(engine_for, memory_search):
 
 
 @pytest.mark.parametrize(
+    "text, language", [("What is it?", "en"), ("それは何ですか？", "ja"), ("Why?", "en")]
+)
+def test_a_question_naming_nothing_to_look_for_ends_insufficient_at_once(text, language):
+    from services.reasoning.extractive import ExtractiveLLM
+
+    emits, record = professor.plan_question(question(text), ExtractiveLLM(), 1_000)
+    (final,) = [e.event for e in emits]
+    assert emits[0].topic is ANSWERS and final.kind == "FINAL"
+    assert (final.status, final.stop_reason) == ("INSUFFICIENT", "no_topic")
+    assert final.answer == professor.NO_TOPIC[language]
+    assert (record.status, record.missing_tasks) == ("INSUFFICIENT", [text])
+
+
+def test_a_question_with_a_topic_is_searched():
+    from services.reasoning.extractive import ExtractiveLLM
+
+    emits, record = professor.plan_question(question("What is a p-value?"), ExtractiveLLM(), 1)
+    assert [e.topic for e in emits] == [ANSWERS, SEARCH_REQUESTS] and record.status == "RUNNING"
+
+
+@pytest.mark.parametrize(
     "asked, granted",
     [
         (None, professor.DEFAULT_TIMEOUT_MS),

@@ -150,6 +150,12 @@ def test_an_empty_question_is_refused(engine):
         engine.plan("  ")
 
 
+@pytest.mark.parametrize("question", ["What is it?", "Why?", "それは何ですか？", "どうして？"])
+def test_a_question_of_question_words_only_has_no_keyword(engine, question):
+    (task,) = engine.plan(question).tasks
+    assert task.keywords == []
+
+
 @pytest.mark.parametrize(
     "question, shape",
     [
