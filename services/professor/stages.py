@@ -155,17 +155,20 @@ def plan_question(
 
 
 NO_TOPIC = {
-    "ja": "質問に、資料から探す対象が見当たりません（疑問の言葉だけです）。"
-    "「中央値とは何ですか？」のように、知りたい事柄を入れて質問してください。",
-    "en": "The question names nothing to look for in the materials (only question words)."
-    " Ask about a topic, for example: What is a p-value?",
+    "ja": "質問に、資料から探す対象が見当たりません"
+    "（疑問の言葉だけか、日本語・英語以外の言葉です）。"
+    "「中央値とは何ですか？」のように、知りたい事柄を日本語か英語で入れて質問してください。",
+    "en": "The question names nothing to look for in the materials: it has only question words,"
+    " or words of a language other than Japanese and English. Ask about a topic, in Japanese"
+    " or English, for example: What is a p-value?",
 }
 
 
 def no_topic(q: QuestionAsked, language: str, now_ms: int) -> tuple[list[Emit], SessionRecord]:
     """A question of question words only ("What is it?", "それは何ですか？" with no earlier turn
-    to refer to) names nothing to search for: any passage found would be a guess, quoted
-    with citations as if it answered. It ends INSUFFICIENT at once, saying what to ask."""
+    to refer to), or of words the planner cannot read (Korean, Russian …), names nothing to
+    search for: any passage found would be a guess, quoted with citations as if it answered.
+    It ends INSUFFICIENT at once, saying what to ask."""
     text = NO_TOPIC.get(language, NO_TOPIC["en"])
     final = AnswerEvent(
         q.session_id,

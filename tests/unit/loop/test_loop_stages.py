@@ -261,7 +261,13 @@ def test_deadline_ends_the_loop(engine_for, memory_search):
 
 
 @pytest.mark.parametrize(
-    "text, language", [("What is it?", "en"), ("それは何ですか？", "ja"), ("Why?", "en")]
+    "text, language",
+    [
+        ("What is it?", "en"),
+        ("それは何ですか？", "ja"),
+        ("Why?", "en"),
+        ("중앙값이란 무엇입니까?", "en"),  # a language the planner cannot read
+    ],
 )
 def test_a_question_naming_nothing_to_look_for_ends_insufficient_at_once(text, language):
     from services.reasoning.extractive import ExtractiveLLM
