@@ -19,19 +19,47 @@ _CJK = r"\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
 _CJK_BREAK = re.compile(rf"(?<=[{_CJK}])[ \t]*\n[ \t]*(?=[{_CJK}])(?![・●○■□◆◇▪※])")
 
 
+_KANA = re.compile(r"[\u3041-\u309f\u30a0-\u30ff]")
+
+
 def decode_text(data: bytes, filename: str) -> str:
-    """UTF-8 (with or without BOM), UTF-16 with BOM, or Shift_JIS (Japanese Excel/Windows)."""
+    """UTF-8 (with or without BOM), UTF-16 with BOM, Shift_JIS (Japanese Excel/Windows) or
+    Windows-1252 (Western Windows). Shift_JIS accepts many Windows-1252 texts too, as
+    mojibake ("Crème" -> "Cr鑪e"), so it is taken only where it reads as Japanese."""
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        encodings = ["utf-16"]
-    else:
-        encodings = ["utf-8-sig", "cp932"]
-    for encoding in encodings:
-        try:
-            text = data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-        return text.replace("\r\n", "\n").replace("\r", "\n")
-    raise InvalidInput(f"{filename!r} is not UTF-8, UTF-16 or Shift_JIS text")
+        return _lines(_decoded(data, "utf-16"), filename)
+    text = _decoded(data, "utf-8-sig")
+    if text is None:
+        japanese, western = _decoded(data, "cp932"), _decoded(data, "cp1252")
+        if japanese is not None and (western is None or reads_as_japanese(japanese)):
+            text = japanese
+        else:
+            text = western
+    return _lines(text, filename)
+
+
+def reads_as_japanese(text: str) -> bool:
+    """Kana, or mostly symbols and JIS level-1 kanji (Shift_JIS lead bytes 0x81-0x98).
+    Windows-1252 text read as Shift_JIS turns its accented letters into level-2 kanji,
+    half-width katakana and private-use characters instead (鑪, ﾟ, U+E506)."""
+    if _KANA.search(text):
+        return True
+    leads = [ch.encode("cp932")[0] for ch in text if ord(ch) >= 0x80]
+    common = sum(0x81 <= lead <= 0x98 for lead in leads)
+    return common >= len(leads) - common
+
+
+def _decoded(data: bytes, encoding: str) -> str | None:
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError:
+        return None
+
+
+def _lines(text: str | None, filename: str) -> str:
+    if text is None:
+        raise InvalidInput(f"{filename!r} is not UTF-8, UTF-16, Shift_JIS or Windows-1252 text")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def join_cjk_lines(text: str) -> str:

@@ -220,8 +220,28 @@ def test_decodes_common_japanese_encodings(data):
 
 
 def test_undecodable_text_is_refused():
-    with pytest.raises(InvalidInput, match="not UTF-8, UTF-16 or Shift_JIS"):
+    with pytest.raises(InvalidInput, match="not UTF-8, UTF-16, Shift_JIS or Windows-1252"):
         decode_text(b"\x81\x00\xff\xfe\xfd", "x.txt")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Crème brûlée et café.\n",  # Shift_JIS would read it as "Cr鑪e br璉馥 et caf"
+        "Straße und Größe\n",
+        "Señor Muñoz, “smart quotes” — 30 °C\n",
+    ],
+)
+def test_western_windows_text_is_not_read_as_shift_jis(text):
+    assert decode_text(text.encode("cp1252"), "notes.txt") == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["統計学の講義ノートです。\n", "表 1: 平均 12.5 kg、中央値 11.0 kg\n", "統計学入門\n"],
+)
+def test_shift_jis_japanese_stays_japanese(text):
+    assert decode_text(text.encode("cp932"), "notes.txt") == text
 
 
 def test_plain_text_bullet_lines_stay_lines_while_wrapped_japanese_joins():
