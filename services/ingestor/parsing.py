@@ -44,7 +44,7 @@ def reads_as_japanese(text: str) -> bool:
     half-width katakana and private-use characters instead (鑪, ﾟ, U+E506)."""
     if _KANA.search(text):
         return True
-    leads = [ch.encode("cp932")[0] for ch in text if ord(ch) >= 0x80]
+    leads = [ch.encode("cp932", errors="replace")[0] for ch in text if ord(ch) >= 0x80]
     common = sum(0x81 <= lead <= 0x98 for lead in leads)
     return common >= len(leads) - common
 
