@@ -170,28 +170,7 @@ def no_topic(q: QuestionAsked, language: str, now_ms: int) -> tuple[list[Emit], 
     search for: any passage found would be a guess, quoted with citations as if it answered.
     It ends INSUFFICIENT at once, saying what to ask."""
     text = NO_TOPIC.get(language, NO_TOPIC["en"])
-    final = AnswerEvent(
-        q.session_id,
-        SEQ_ANSWER,
-        "FINAL",
-        now_ms,
-        stage="plan",
-        status="INSUFFICIENT",
-        answer=text,
-        stop_reason="no_topic",
-    )
-    record = SessionRecord(
-        q.session_id,
-        q.subject_id,
-        q.user_id,
-        q.question,
-        "INSUFFICIENT",
-        stop_reason="no_topic",
-        answer=text,
-        conversation_id=q.conversation_id,
-        missing_tasks=[q.question],
-    )
-    return [Emit(ANSWERS, q.session_id, final)], record
+    return ended_at_plan(q, "INSUFFICIENT", "no_topic", text, now_ms, missing=[q.question])
 
 
 def direct_search(draft: PlanDraft, max_iterations: int) -> tuple[list[str], str, list[str]]:
@@ -211,25 +190,38 @@ def direct_search(draft: PlanDraft, max_iterations: int) -> tuple[list[str], str
 
 def reject_question(q: QuestionAsked, reason: str, now_ms: int) -> tuple[list[Emit], SessionRecord]:
     """A question that cannot be run still gets a FINAL answer, so no asker waits forever."""
+    return ended_at_plan(q, "FAILED", "rejected", reason, now_ms)
+
+
+def ended_at_plan(
+    q: QuestionAsked,
+    status: str,
+    stop_reason: str,
+    text: str,
+    now_ms: int,
+    missing: list[str] | None = None,
+) -> tuple[list[Emit], SessionRecord]:
+    """A session that ends before any search: one FINAL answer saying why, and its row."""
     final = AnswerEvent(
         q.session_id,
         SEQ_ANSWER,
         "FINAL",
         now_ms,
         stage="plan",
-        status="FAILED",
-        answer=reason,
-        stop_reason="rejected",
+        status=status,
+        answer=text,
+        stop_reason=stop_reason,
     )
     record = SessionRecord(
         q.session_id,
         q.subject_id,
         q.user_id,
         q.question[:MAX_QUESTION_CHARS],
-        "FAILED",
-        stop_reason="rejected",
-        answer=reason,
+        status,
+        stop_reason=stop_reason,
+        answer=text,
         conversation_id=q.conversation_id,
+        missing_tasks=missing or [],
     )
     return [Emit(ANSWERS, q.session_id, final)], record
 
