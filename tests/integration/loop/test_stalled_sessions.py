@@ -6,25 +6,45 @@ from __future__ import annotations
 
 import threading
 import time
+import uuid
+from collections import Counter
+from types import SimpleNamespace
 
 import pytest
 
 from services.common import db
-from services.common.events import Evaluation, SearchRequest
-from services.common.kafka_io import Publisher, now_ms
+from services.common.events import AnswerEvent, Evaluation, SearchRequest
+from services.common.kafka_io import Publisher, codec_for, make_consumer, now_ms, read_to_end
 from services.common.materials import enroll, ensure_subject
+from services.professor import sweep as sweep_module
 from services.professor.app import Professor
 from services.professor.settings import ProfessorSettings
 from services.professor.sweep import StalledSessionSweep
 from services.reasoning.extractive import ExtractiveLLM
 from services.sdk import Client
 from tools.replay import session_messages
-from topics.registry import EVALUATIONS
+from topics.registry import ANSWERS, EVALUATIONS, full_name
 
 pytestmark = pytest.mark.integration
 
 TIMEOUT_MS = 1_000
 GRACE_S = 1.0
+
+
+def session_finals(settings) -> list:
+    """Every FINAL answer on the answers topic, with its key."""
+    topic = full_name(ANSWERS, settings.eduanima_topic_prefix)
+    codec, consumer = codec_for(settings), make_consumer(settings, f"finals-{uuid.uuid4()}")
+    try:
+        messages = list(read_to_end(consumer, topic, give_up_after_s=10))
+    finally:
+        consumer.close()
+    return [
+        SimpleNamespace(key=m.key().decode(), event=event)
+        for m in messages
+        if (event := codec.decode(AnswerEvent, m.value(), m.topic(), m.partition(), m.offset()))
+        and event.kind == "FINAL"
+    ]
 
 
 def session_row(settings, session: str):
@@ -104,3 +124,45 @@ def test_a_session_nothing_comes_back_for_ends_failed_once_and_a_late_answer_rep
     publisher.flush()
     row = run_while(conduct, settings, stalled, lambda row: row[0] != "FAILED")
     assert row[:2] == ("INSUFFICIENT", "complete")
+
+
+def test_two_professors_sweeping_at_once_end_each_stalled_session_once(
+    isolated_kafka, db_settings, subject_id, monkeypatch
+):
+    monkeypatch.setattr(sweep_module, "BATCH", 5)  # many small transactions, interleaved
+    settings = ProfessorSettings(
+        kafka_bootstrap_servers=isolated_kafka.kafka_bootstrap_servers,
+        eduanima_topic_prefix=isolated_kafka.eduanima_topic_prefix,
+        database_url=db_settings.database_url,
+        instance_id="sweep-test",
+        professor_stall_grace_s=0,
+    )
+    overdue = [f"overdue-{subject_id}-{i}" for i in range(40)]
+    with db.connect(settings) as conn:  # RUNNING rows whose deadline passed a minute ago
+        for session in overdue:
+            conn.execute(
+                "INSERT INTO sessions (session_id, subject_id, user_id, question, status,"
+                " deadline_at) VALUES (%s, %s, 'student-1', 'q', 'RUNNING',"
+                " now() - interval '1 minute')",
+                (session, subject_id),
+            )
+        conn.commit()
+    sweeps = [StalledSessionSweep(settings, db.pool(settings)) for _ in range(2)]
+    swept: list[list[str]] = [[], []]
+    start = threading.Barrier(2)
+
+    def sweep_until_none_left(i: int) -> None:
+        start.wait()
+        while batch := sweeps[i].sweep():
+            swept[i].extend(batch)
+
+    threads = [threading.Thread(target=sweep_until_none_left, args=(i,)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+
+    mine = [s for s in swept[0] + swept[1] if s in overdue]
+    assert sorted(mine) == sorted(overdue)  # every one swept, none twice
+    finals = Counter(m.key for m in session_finals(isolated_kafka) if m.key in overdue)
+    assert set(finals) == set(overdue) and set(finals.values()) == {1}
