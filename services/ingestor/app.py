@@ -24,6 +24,7 @@ from services.common.errors import (
     EngineError,
     InvalidInput,
     StorageUnavailable,
+    describe,
 )
 from services.common.events import ChunksStored, IngestJob, MaterialChanged
 from services.common.kafka_io import Emit, StageRunner, now_ms
@@ -197,7 +198,7 @@ class Ingestor:
         """The ingestor failed on this job every time it tried (a bug; the job waits in the
         dead-letter topic): the upload ends FAILED, saying so."""
         error = (
-            f"the ingestor failed on this file ({type(exc).__name__}: {exc});"
+            f"the ingestor failed on this file ({describe(exc)});"
             " the operators can replay it once it is fixed"
         )[:2000]
         with self.pool.connection() as conn:
