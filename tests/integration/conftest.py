@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -136,14 +137,30 @@ class Pipeline:
     searcher: Searcher
 
     def settings(self, cls):
-        return cls(
-            kafka_bootstrap_servers=self.kafka.kafka_bootstrap_servers,
-            eduanima_topic_prefix=self.kafka.eduanima_topic_prefix,
-            database_url=self.db.database_url,
-            storage_emulator_host=self.storage.storage_emulator_host,
-            gcs_bucket=self.storage.gcs_bucket,
-            instance_id="in-process",  # never the name of a service process of the same topics
-        )
+        # never the name of a service process of the same topics
+        return settings_for(cls, self.kafka, self.db, self.storage, "in-process")
+
+
+def settings_for(cls, kafka, db, storage, instance_id: str, **overrides):
+    """A service's settings on these topics, database and storage."""
+    return cls(
+        kafka_bootstrap_servers=kafka.kafka_bootstrap_servers,
+        eduanima_topic_prefix=kafka.eduanima_topic_prefix,
+        database_url=db.database_url,
+        storage_emulator_host=storage.storage_emulator_host,
+        gcs_bucket=storage.gcs_bucket,
+        instance_id=instance_id,
+        **overrides,
+    )
+
+
+@pytest.fixture
+def service_settings(isolated_kafka, db_settings, storage_settings):
+    """``service_settings(cls, **overrides)``: any service's settings on this test's own
+    topics, the test database and storage."""
+    return lambda cls, **overrides: settings_for(
+        cls, isolated_kafka, db_settings, storage_settings, "test", **overrides
+    )
 
 
 @pytest.fixture(scope="session")
@@ -158,6 +175,28 @@ def start(runners: list[StageRunner], stop: threading.Event) -> list[threading.T
     for t in threads:
         t.start()
     return threads
+
+
+def run_until(runners: list[StageRunner], done, timeout: float = 60.0) -> bool:
+    """Run the stages until ``done()``, one of them dies, or ``timeout``; then stop them.
+    True when every stage was still running at the end."""
+    stop = threading.Event()
+    threads = start(runners, stop)
+    deadline = time.monotonic() + timeout
+    while not done() and time.monotonic() < deadline and all(t.is_alive() for t in threads):
+        time.sleep(0.1)
+    alive = all(t.is_alive() for t in threads)
+    stop.set()
+    for thread in threads:
+        thread.join(30)
+        assert not thread.is_alive()
+    return alive
+
+
+@pytest.fixture
+def run_stages():
+    """``run_stages(runners, done, timeout=60)``: see ``run_until``."""
+    return run_until
 
 
 @pytest.fixture(scope="session")

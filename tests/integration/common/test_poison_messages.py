@@ -6,7 +6,6 @@ and database, the services' own StageRunners, with a handler made to fail."""
 from __future__ import annotations
 
 import threading
-import time
 import uuid
 from collections import Counter
 
@@ -38,35 +37,21 @@ def question(session: str, text: str) -> QuestionAsked:
     return QuestionAsked(session, "subject", "user", text, now_ms())
 
 
-def run_stage(settings, handle, done, timeout: float = 60.0) -> None:
-    """Run a StageRunner over ``questions`` with ``handle`` until ``done()``."""
-    runner = StageRunner(
+def question_stage(settings, handle, **options) -> StageRunner:
+    """A StageRunner over ``questions`` with ``handle``, in a consumer group of its own."""
+    return StageRunner(
         settings,
         stage="poison-test",
         group_id=f"poison-test-{uuid.uuid4().hex[:6]}",
         source=QUESTIONS,
         event_type=QuestionAsked,
         handle=handle,
+        **options,
     )
-    run_until([runner], done, timeout)
-
-
-def run_until(runners: list[StageRunner], done, timeout: float = 60.0) -> None:
-    stop = threading.Event()
-    threads = [threading.Thread(target=r.run, args=(stop,), daemon=True) for r in runners]
-    for thread in threads:
-        thread.start()
-    deadline = time.monotonic() + timeout
-    while not done() and time.monotonic() < deadline and all(t.is_alive() for t in threads):
-        time.sleep(0.1)
-    stop.set()
-    for thread in threads:
-        thread.join(30)
-        assert not thread.is_alive()
 
 
 def test_a_message_that_always_fails_is_dead_lettered_and_the_ones_behind_it_are_handled(
-    isolated_kafka,
+    isolated_kafka, run_stages
 ):
     session = str(uuid.uuid4())  # one key: the three share a partition, in order
     publisher = Publisher(isolated_kafka)
@@ -81,7 +66,7 @@ def test_a_message_that_always_fails_is_dead_lettered_and_the_ones_behind_it_are
             raise RuntimeError("a bug in the stage")
         return []
 
-    run_stage(isolated_kafka, handle, done=lambda: handled["after"] >= 1)
+    run_stages([question_stage(isolated_kafka, handle)], done=lambda: handled["after"] >= 1)
 
     assert handled["poison"] == POISON_AFTER
     assert handled["after"] == 1 and handled["before"] >= 1  # (again when in the same batch)
@@ -93,7 +78,7 @@ def test_a_message_that_always_fails_is_dead_lettered_and_the_ones_behind_it_are
 
 
 def test_a_message_whose_output_its_topic_cannot_take_is_dead_lettered_with_its_outcome(
-    isolated_kafka,
+    isolated_kafka, run_stages
 ):
     session = str(uuid.uuid4())
     publisher = Publisher(isolated_kafka)
@@ -111,16 +96,10 @@ def test_a_message_whose_output_its_topic_cannot_take_is_dead_lettered_with_its_
         size = 2_000_000 if event.question == "huge" else 10  # answers take the default 1 MB
         return [answer(event, "x" * size)]
 
-    runner = StageRunner(
-        isolated_kafka,
-        stage="oversize-test",
-        group_id=f"oversize-test-{uuid.uuid4().hex[:6]}",
-        source=QUESTIONS,
-        event_type=QuestionAsked,
-        handle=handle,
-        on_poison=lambda event, exc: [answer(event, f"failed: {exc}")],
+    runner = question_stage(
+        isolated_kafka, handle, on_poison=lambda event, exc: [answer(event, f"failed: {exc}")]
     )
-    run_until([runner], done=lambda: handled["after"] >= 1)
+    run_stages([runner], done=lambda: handled["after"] >= 1)
 
     assert handled["huge"] == POISON_AFTER and handled["after"] == 1
     (letter,) = dead_letters("questions", isolated_kafka)
@@ -132,7 +111,9 @@ def test_a_message_whose_output_its_topic_cannot_take_is_dead_lettered_with_its_
     assert answers[1] == "x" * 10
 
 
-def test_a_message_that_fails_while_a_dependency_is_down_is_never_dead_lettered(isolated_kafka):
+def test_a_message_that_fails_while_a_dependency_is_down_is_never_dead_lettered(
+    isolated_kafka, run_stages
+):
     session = str(uuid.uuid4())
     publisher = Publisher(isolated_kafka)
     publisher.publish(QUESTIONS, session, question(session, "while the database restarts"))
@@ -147,21 +128,10 @@ def test_a_message_that_fails_while_a_dependency_is_down_is_never_dead_lettered(
         succeeded.set()
         return []
 
-    run_stage(isolated_kafka, handle, done=succeeded.is_set)
+    run_stages([question_stage(isolated_kafka, handle)], done=succeeded.is_set)
 
     assert succeeded.is_set() and attempts["while the database restarts"] == POISON_AFTER + 2
     assert dead_letters("questions", isolated_kafka) == []
-
-
-def service_settings(cls, kafka, db_settings, storage_settings):
-    return cls(
-        kafka_bootstrap_servers=kafka.kafka_bootstrap_servers,
-        eduanima_topic_prefix=kafka.eduanima_topic_prefix,
-        database_url=db_settings.database_url,
-        storage_emulator_host=storage_settings.storage_emulator_host,
-        gcs_bucket=storage_settings.gcs_bucket,
-        instance_id="poison-test",
-    )
 
 
 class IngestorWithABug(Ingestor):
@@ -170,9 +140,9 @@ class IngestorWithABug(Ingestor):
 
 
 def test_an_upload_the_ingestor_always_fails_on_ends_failed_and_waits_in_the_dlq(
-    isolated_kafka, db_settings, storage_settings, embedder, subject_id
+    isolated_kafka, service_settings, run_stages, embedder, subject_id
 ):
-    settings = service_settings(IngestionSettings, isolated_kafka, db_settings, storage_settings)
+    settings = service_settings(IngestionSettings)
     with db.connect(settings) as conn:
         ensure_subject(conn, subject_id)
         enroll(conn, subject_id, "t1", "teacher")
@@ -190,7 +160,7 @@ def test_an_upload_the_ingestor_always_fails_on_ends_failed_and_waits_in_the_dlq
         target=lambda: outcomes.extend(client.wait_for_ingest({key}, 60)), daemon=True
     )
     waiting.start()
-    run_until([runner], done=lambda: not waiting.is_alive())
+    run_stages([runner], done=lambda: not waiting.is_alive())
 
     (outcome,) = outcomes
     assert outcome.status == "FAILED" and "a bug in the ingestor" in outcome.error
@@ -209,9 +179,9 @@ class ProfessorWithABug(Professor):
 
 
 def test_a_question_the_professor_always_fails_on_gets_a_final_failed_answer(
-    isolated_kafka, db_settings, storage_settings, subject_id
+    isolated_kafka, service_settings, run_stages, subject_id
 ):
-    settings = service_settings(ProfessorSettings, isolated_kafka, db_settings, storage_settings)
+    settings = service_settings(ProfessorSettings)
     client = Client(isolated_kafka)
     session = client.ask(subject_id, "student-1", "What is a p-value?")
     finals = []
@@ -221,7 +191,7 @@ def test_a_question_the_professor_always_fails_on_gets_a_final_failed_answer(
         daemon=True,
     )
     waiting.start()
-    run_until([plan], done=lambda: not waiting.is_alive())
+    run_stages([plan], done=lambda: not waiting.is_alive())
 
     (final,) = finals
     assert (final.status, final.stop_reason) == ("FAILED", "stage_failed")
@@ -254,15 +224,12 @@ def test_a_loop_message_the_searcher_or_librarian_always_fails_on_ends_the_quest
     dead_letter_topic,
     monkeypatch,
     isolated_kafka,
-    db_settings,
-    storage_settings,
+    service_settings,
+    run_stages,
     embedder,
     subject_id,
 ):
-    def settings(cls):
-        return service_settings(cls, isolated_kafka, db_settings, storage_settings)
-
-    with db.connect(settings(ProfessorSettings)) as conn:
+    with db.connect(service_settings(ProfessorSettings)) as conn:
         ensure_subject(conn, subject_id)
         enroll(conn, subject_id, "student-1", "student")
         conn.commit()
@@ -271,9 +238,9 @@ def test_a_loop_message_the_searcher_or_librarian_always_fails_on_ends_the_quest
         monkeypatch.setattr(librarian_stages, "handle", librarian_with_a_bug)
     engine = ExtractiveLLM()
     runners = [
-        *Professor(settings(ProfessorSettings), engine=engine).runners(),
-        searcher_class(settings(SearcherSettings), embedder=embedder).runner(),
-        librarian_app.runner(settings(LibrarianSettings), engine=engine),
+        *Professor(service_settings(ProfessorSettings), engine=engine).runners(),
+        searcher_class(service_settings(SearcherSettings), embedder=embedder).runner(),
+        librarian_app.runner(service_settings(LibrarianSettings), engine=engine),
     ]
     client = Client(isolated_kafka)
     session = client.ask(subject_id, "student-1", "What is a p-value?")
@@ -283,13 +250,13 @@ def test_a_loop_message_the_searcher_or_librarian_always_fails_on_ends_the_quest
         daemon=True,
     )
     waiting.start()
-    run_until(runners, done=lambda: not waiting.is_alive(), timeout=90)
+    run_stages(runners, done=lambda: not waiting.is_alive(), timeout=90)
 
     (final,) = finals
     assert (final.status, final.stop_reason) == ("FAILED", "stage_failed")
     assert f"while it was doing the {step} step" in final.answer
     assert f"a bug in the {stage}" in final.answer
-    with db.connect(settings(ProfessorSettings)) as conn:
+    with db.connect(service_settings(ProfessorSettings)) as conn:
         row = conn.execute(
             "SELECT status, stop_reason FROM sessions WHERE session_id = %s", (session,)
         ).fetchone()

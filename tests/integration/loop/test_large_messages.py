@@ -4,8 +4,6 @@ real broker to the real librarian, and its evaluation comes out."""
 
 from __future__ import annotations
 
-import threading
-import time
 import uuid
 
 import pytest
@@ -50,7 +48,9 @@ def large_result(q: QuestionAsked) -> SearchResult:
     return SearchResult(q.session_id, 2, "broader", candidates, K_CAP, 50_000, 40, 2, request.state)
 
 
-def test_a_search_result_of_k_cap_candidates_passes_the_broker_and_is_evaluated(isolated_kafka):
+def test_a_search_result_of_k_cap_candidates_passes_the_broker_and_is_evaluated(
+    isolated_kafka, service_settings, run_stages
+):
     codec = codec_for(isolated_kafka)
     session = str(uuid.uuid4())
     q = QuestionAsked(session, "subject", "user", "B-tree とは何ですか？", now_ms())
@@ -71,28 +71,15 @@ def test_a_search_result_of_k_cap_candidates_passes_the_broker_and_is_evaluated(
         event_type=QuestionAsked,
         handle=lambda _q: [Emit(SEARCH_RESULTS, session, result)],
     )
-    settings = LibrarianSettings(
-        kafka_bootstrap_servers=isolated_kafka.kafka_bootstrap_servers,
-        eduanima_topic_prefix=isolated_kafka.eduanima_topic_prefix,
-    )
-    librarian = librarian_app.runner(settings, engine=ExtractiveLLM())
-    stop = threading.Event()
-    threads = [
-        threading.Thread(target=r.run, args=(stop,), daemon=True)
-        for r in (searcher_stand_in, librarian)
-    ]
-    for thread in threads:
-        thread.start()
+    librarian = librarian_app.runner(service_settings(LibrarianSettings), engine=ExtractiveLLM())
     evaluations = []
-    give_up = time.monotonic() + 90
-    while not evaluations and time.monotonic() < give_up and all(t.is_alive() for t in threads):
-        time.sleep(1)
+
+    def evaluated() -> bool:
         messages = session_messages(session, isolated_kafka)
-        evaluations = [m.event for m in messages if m.topic == "evaluations"]
-    alive = all(t.is_alive() for t in threads)
-    stop.set()
-    for thread in threads:
-        thread.join(30)
+        evaluations[:] = [m.event for m in messages if m.topic == "evaluations"]
+        return bool(evaluations)
+
+    alive = run_stages([searcher_stand_in, librarian], done=evaluated, timeout=90)
 
     assert alive, "a stage died"
     (evaluation,) = evaluations

@@ -56,31 +56,10 @@ def session_row(settings, session: str):
         ).fetchone()
 
 
-def run_while(runner, settings, session: str, condition, timeout: float = 60.0):
-    """Run ``runner`` until the session's row meets ``condition``; return the row."""
-    stop = threading.Event()
-    thread = threading.Thread(target=runner.run, args=(stop,), daemon=True)
-    thread.start()
-    deadline = time.monotonic() + timeout
-    row = session_row(settings, session)
-    while not (row and condition(row)) and time.monotonic() < deadline:
-        time.sleep(0.1)
-        row = session_row(settings, session)
-    stop.set()
-    thread.join(30)
-    return row
-
-
 def test_a_session_nothing_comes_back_for_ends_failed_once_and_a_late_answer_replaces_it(
-    isolated_kafka, db_settings, storage_settings, subject_id
+    isolated_kafka, service_settings, run_stages, subject_id
 ):
-    settings = ProfessorSettings(
-        kafka_bootstrap_servers=isolated_kafka.kafka_bootstrap_servers,
-        eduanima_topic_prefix=isolated_kafka.eduanima_topic_prefix,
-        database_url=db_settings.database_url,
-        instance_id="sweep-test",
-        professor_stall_grace_s=GRACE_S,
-    )
+    settings = service_settings(ProfessorSettings, professor_stall_grace_s=GRACE_S)
     with db.connect(settings) as conn:
         ensure_subject(conn, subject_id)
         enroll(conn, subject_id, "student-1", "student")
@@ -93,7 +72,7 @@ def test_a_session_nothing_comes_back_for_ends_failed_once_and_a_late_answer_rep
     waiting = client.ask(subject_id, "student-1", "What is a median?", timeout_ms=600_000)
     after = now_ms()
 
-    run_while(plan, settings, waiting, lambda row: True)
+    run_stages([plan], done=lambda: session_row(settings, waiting) is not None)
     status, _reason, deadline_ms = session_row(settings, stalled)
     assert status == "RUNNING"
     assert before + TIMEOUT_MS <= deadline_ms <= after + TIMEOUT_MS
@@ -122,21 +101,15 @@ def test_a_session_nothing_comes_back_for_ends_failed_once_and_a_late_answer_rep
     publisher = Publisher(isolated_kafka)
     publisher.publish(EVALUATIONS, stalled, late)
     publisher.flush()
-    row = run_while(conduct, settings, stalled, lambda row: row[0] != "FAILED")
-    assert row[:2] == ("INSUFFICIENT", "complete")
+    run_stages([conduct], done=lambda: session_row(settings, stalled)[0] != "FAILED")
+    assert session_row(settings, stalled)[:2] == ("INSUFFICIENT", "complete")
 
 
 def test_two_professors_sweeping_at_once_end_each_stalled_session_once(
-    isolated_kafka, db_settings, subject_id, monkeypatch
+    isolated_kafka, service_settings, subject_id, monkeypatch
 ):
     monkeypatch.setattr(sweep_module, "BATCH", 5)  # many small transactions, interleaved
-    settings = ProfessorSettings(
-        kafka_bootstrap_servers=isolated_kafka.kafka_bootstrap_servers,
-        eduanima_topic_prefix=isolated_kafka.eduanima_topic_prefix,
-        database_url=db_settings.database_url,
-        instance_id="sweep-test",
-        professor_stall_grace_s=0,
-    )
+    settings = service_settings(ProfessorSettings, professor_stall_grace_s=0)
     overdue = [f"overdue-{subject_id}-{i}" for i in range(40)]
     with db.connect(settings) as conn:  # RUNNING rows whose deadline passed a minute ago
         for session in overdue:
