@@ -11,7 +11,9 @@ process (latency = call → FINAL produced), question after question, for severa
 passes, so a noisy moment of the machine lands on both sides alike. Its ratio of
 means and the Kafka overhead per loop iteration are what the hops cost. Beside
 them, the floor: one iteration's three hops with stages that do nothing
-(``tools.bench.relay``).
+(``tools.bench.relay``), and what the headline would be if every hop of a question
+cost only that (``at_the_floor``): the bound below which no change to the stages'
+own code can take the ratio.
 
 The concurrent rounds (N questions at once) are reported as sessions/s only: the
 Kafka side runs its stages in three processes while the direct side runs N threads
@@ -47,7 +49,7 @@ from services.professor.settings import ProfessorSettings
 from services.reasoning.embedders import UseM3Embedder
 from services.sdk import Client
 from tools.bench.machine import percentile, write_report
-from tools.bench.relay import relay_floor
+from tools.bench.relay import HOPS, relay_floor
 from topics.apply import apply_topics
 from topics.registry import ANSWERS, full_name
 from topics.registry import QUESTIONS as QUESTIONS_TOPIC
@@ -178,6 +180,7 @@ def run_loop_bench(n: int, out: str, rounds: int = 3, passes: int = 3) -> dict:
         ),
         "target": "one at a time: kafka/direct <= 1.2 and <= 10 ms of Kafka per iteration",
         "floor_of_one_iteration": floor,
+        "at_the_floor": at_the_floor(alone, floor),
         "concurrent": {
             "questions": n,
             "rounds": rounds,
@@ -291,6 +294,25 @@ def _one_at_a_time(answers: Answers, client: Client, loop, subject: str, passes:
         "kafka_p90_max_ms": [round(percentile(kafka_ms, 90), 1), round(max(kafka_ms), 1)],
         "direct_p90_max_ms": [round(percentile(direct_ms, 90), 1), round(max(direct_ms), 1)],
         "mean_iterations": round(statistics.mean(iterations), 2),
+    }
+
+
+def at_the_floor(alone: dict, floor: dict) -> dict:
+    """What one at a time would give if each of a question's hops cost only what a hop of the
+    do-nothing relay costs (the lower p50 of its two forms) and its stages did the same work
+    as direct: a lower bound that no tuning of the stages' own code can pass."""
+    per_hop = min(floor["stage_runner"]["p50_ms"], floor["plain_librdkafka"]["p50_ms"]) / HOPS
+    # the plan's hop, then searcher, librarian and professor.conduct for each iteration
+    hops = 1 + HOPS * alone["mean_iterations"]
+    kafka_mean = alone["direct_mean_ms"] + per_hop * hops
+    return {
+        "ms_per_hop": round(per_hop, 2),
+        "transactional_hops_per_question": round(hops, 2),
+        "kafka_mean_ms": round(kafka_mean, 1),
+        "ratio_kafka_over_direct": round(kafka_mean / alone["direct_mean_ms"], 3),
+        "per_iteration_overhead_ms": round(per_hop * hops / alone["mean_iterations"], 1),
+        "note": "a lower bound: every hop at the p50 of a hop that does nothing, measured "
+        "in this run",
     }
 
 
