@@ -6,7 +6,7 @@ detoast per row scanned, the floor of the old exact scan. The few rows a path ke
 re-ranked on the float ``embedding``, so scores and order are those of full precision.
 
 1. ``exact``: scopes up to ``EXACT_SCAN_MAX`` eligible chunks are ranked by a full distance
-   scan of the scope (bitmap on ``chunks_subject``, top-N sort). Exact by construction.
+   scan of the scope (index scans, no bitmaps: see ``_exact``; top-N sort). Exact by construction.
 2. ``hnsw``: larger scopes use the HNSW index with an *iterative* scan (``strict_order``):
    pgvector keeps walking the graph until ``limit`` rows pass the scope filter and the
    seen-ID exclusion, instead of cutting at ``ef_search`` and filtering after. Sorting is
@@ -91,12 +91,21 @@ LIMIT %(vec_limit)s
 """
 
 
-def _ranked(
-    conn: psycopg.Connection, template: str, scope: ScopePredicate, vector: np.ndarray, limit: int
+def _exact(
+    conn: psycopg.Connection, scope: ScopePredicate, vector: np.ndarray, limit: int
 ) -> list[Hit]:
+    """The exact scan, with bitmap scans off for the statement. The planner joins each of
+    the scope's materials to its chunks, and for every one of them it ANDed the material's
+    few rows with a bitmap of the whole subject built again from the (subject_id, terms)
+    GIN index (its row estimate takes the two conditions as independent): 74 materials of
+    a 3,684-chunk subject cost 15.3 ms where the index scans that remain take 2.5 ms
+    (bench search's subjects, median of 15 runs); the 30,000-chunk subject, 61 ms either way."""
     params = dict(scope.params, vec_query=vector, vec_wide=limit + RERANK_MARGIN, vec_limit=limit)
-    rows = conn.execute(sql.SQL(template).format(scope=scope.clause), params).fetchall()
-    return [Hit(chunk_id, 1.0 - float(distance)) for chunk_id, distance in rows]
+    with conn.pipeline():  # setting, search, setting back: one round trip
+        conn.execute("SELECT set_config('enable_bitmapscan', 'off', true)")
+        found = conn.execute(sql.SQL(_EXACT_SQL).format(scope=scope.clause), params)
+        conn.execute("RESET enable_bitmapscan")
+    return [Hit(chunk_id, 1.0 - float(distance)) for chunk_id, distance in found.fetchall()]
 
 
 def _hnsw(
@@ -137,9 +146,9 @@ def vector_search(
     wanted = min(limit, eligible)
     exact_scan_max = EXACT_SCAN_MAX if exact_scan_max is None else exact_scan_max
     if eligible <= exact_scan_max or excluded > limit:
-        return DenseResult(_ranked(conn, _EXACT_SQL, scope, vector, limit), "exact")
+        return DenseResult(_exact(conn, scope, vector, limit), "exact")
     hits = _hnsw(conn, scope, vector, limit)
     if len(hits) >= wanted:
         return DenseResult(hits, "hnsw", EF_SEARCH)
     logger.info("hnsw returned %d of %d rows; exact scan", len(hits), wanted)
-    return DenseResult(_ranked(conn, _EXACT_SQL, scope, vector, limit), "hnsw+exact", EF_SEARCH)
+    return DenseResult(_exact(conn, scope, vector, limit), "hnsw+exact", EF_SEARCH)
