@@ -137,11 +137,14 @@ def bm25_search(
     user_id: str,
     term_counts: Counter[str],
     limit: int,
+    stats: CorpusStats | None = None,
 ) -> list[Hit]:
-    """Top ``limit`` in-scope chunks by BM25; fewer when fewer chunks share a term."""
+    """Top ``limit`` in-scope chunks by BM25; fewer when fewer chunks share a term.
+    ``stats``: the terms' corpus statistics, when the caller has read them already."""
     if not term_counts or limit <= 0:
         return []
-    stats = corpus_stats(conn, subject_id, user_id, list(term_counts))
+    if stats is None:
+        stats = corpus_stats(conn, subject_id, user_id, list(term_counts))
     if not stats.df or stats.n_chunks == 0:
         return []
     terms = sorted(stats.df)

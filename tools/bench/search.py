@@ -15,9 +15,10 @@ Synthetic corpus, built through ``store_material`` like real ingest:
 
 Measured in one run: hybrid k=20 p50/p95/qps with the engine's vector strategy
 (BM25 and vector in parallel on two connections, as the searcher runs them), the
-same on one connection, an exact-scan-everywhere baseline, and the engine's strategy
-with the query words translated into the other script (``translation.py``), the four taking
-turns on each query (the machine may be shared: the JSON notes the load average);
+same on one connection, an exact-scan-everywhere baseline, the engine's strategy with
+the query words translated into the other script (``translation.py``) and without the
+rerank after fusion (``rerank.py``), the five taking turns on each query (the machine may
+be shared: the JSON notes the load average);
 vector top-20 recall against an exact float scan with 1,000 seen IDs excluded (half
 of them the query's own nearest neighbours), and whether exactly k rows came back
 whenever >= k were eligible; and the HNSW path's own recall on the large subject,
@@ -43,6 +44,7 @@ from services.common.materials import Chunk, NewMaterial, enroll, ensure_subject
 from services.reasoning.embedders import Embedder, normalise
 from services.searcher import dense
 from services.searcher.engine import SearchQuery, search
+from services.searcher.rerank import RerankConfig
 from tools.bench.machine import machine, percentile
 from tools.bench.machine import write_report as machine_report
 from tools.evaluation.retrieval import load_dataset
@@ -58,6 +60,7 @@ NOISE_NORM = 0.35
 K = 20
 N_SEEN = 1_000
 N_WARMUP = 50
+NO_RERANK = RerankConfig()
 
 
 def subject_name(i: int) -> str:
@@ -152,10 +155,12 @@ class Variant:
     exact_scan_max: int
     parallel: bool  # the vector retrieval on a second connection, as the searcher runs it
     translated: bool = False  # query words translated into the other script, as the searcher does
+    reranked: bool = True  # the second look after fusion (``rerank``), as the searcher does
 
 
 VARIANTS = (
     Variant("hybrid_k20", dense.EXACT_SCAN_MAX, parallel=True),
+    Variant("hybrid_k20_without_rerank", dense.EXACT_SCAN_MAX, parallel=True, reranked=False),
     Variant("hybrid_k20_one_connection", dense.EXACT_SCAN_MAX, parallel=False),
     Variant("hybrid_k20_exact_scan_baseline", 10**9, parallel=True),
     Variant("hybrid_k20_translated", dense.EXACT_SCAN_MAX, parallel=True, translated=True),
@@ -187,6 +192,7 @@ def _latency(
                 query_vector=corpus.question_vectors[q],
                 vector_exact_scan_max=v.exact_scan_max,
                 vector_conn=vector_conn if v.parallel else None,
+                rerank_config=None if v.reranked else NO_RERANK,
             )
             elapsed = time.perf_counter() - t0
             timings[v.name].append(elapsed * 1000)
@@ -326,7 +332,8 @@ def run_bench(
         "ranks every in-scope row by distance (halfvec, float re-rank of the kept rows); "
         "hybrid_k20_translated adds the query words' translations into the other script "
         "(embedding the words included; the subjects mix Japanese and English paragraphs); "
-        "the four variants take turns on each query",
+        "hybrid_k20_without_rerank leaves out the proximity rerank after fusion; "
+        "the five variants take turns on each query",
         "load_average_1min_during_latency": [round(load_before, 2), round(load_after, 2)],
         "vector_recall_vs_exact": recall,
         "vector_recall_vs_exact_large_subject": recall_hnsw,

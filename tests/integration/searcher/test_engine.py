@@ -13,6 +13,7 @@ from services.common.materials import enroll, ensure_subject
 from services.common.text import lexical_terms
 from services.searcher.engine import SearchQuery, search
 from services.searcher.lexical import K1, B
+from services.searcher.rerank import RerankConfig
 from services.searcher.scope import SearchFilters
 
 from .conftest import HashEmbedder, add_material
@@ -226,3 +227,22 @@ def test_vector_side_on_a_second_connection_gives_the_same_result(
         "bm25" in c.ranks for c in two.candidates
     )
     assert all(c.text != "梅雨前線の私的メモ" for c in two.candidates), "bob's private note leaked"
+
+
+def test_hybrid_search_ranks_the_chunk_holding_the_question_together_first(db_conn, subject_id):
+    ensure_subject(db_conn, subject_id)
+    enroll(db_conn, subject_id, "alice")
+    filler = " ".join(f"word{i}" for i in range(30))
+    together = f"ef_search recall latency {filler} {filler}"
+    scattered = f"ef_search {filler} recall {filler} latency"
+    # one vector for both: only the rerank can tell them apart
+    same = np.tile(HashEmbedder().embed(["ef_search recall latency"]), (2, 1))
+    add_material(db_conn, subject_id, "teacher", "a.md", [scattered, together], vectors=same)
+    query = SearchQuery(subject_id, "alice", ["ef_search recall latency"], "ef_search recall")
+    reranked = search(db_conn, query, HashEmbedder())
+    plain = search(db_conn, query, HashEmbedder(), rerank_config=RerankConfig())
+    assert [c.text for c in reranked.candidates] == [together, scattered]
+    bonus = {c.text: c.score for c in reranked.candidates}
+    for c in plain.candidates:
+        assert bonus[c.text] > c.score  # each got its proximity added to the fused score
+    assert bonus[together] - bonus[scattered] > 0.1
