@@ -28,7 +28,10 @@ def test_kills_inside_open_transactions_lose_and_repeat_nothing(chaos_stack):
     for stage, result in results.items():
         evidence = result.evidence
         assert evidence["held_batch"] >= 1
-        assert evidence["sessions_in_flight_at_kill"] >= 30, stage
+        # most sessions still open when the stage dies: the first batches the other stages
+        # commit before theirs hold end a few, how many depends on timing (35-36 on a quiet
+        # machine, 29 seen in a CI run)
+        assert evidence["sessions_in_flight_at_kill"] >= 24, stage
         # the restart aborted what the killed transaction had written
         assert sum(evidence["aborted_outputs_of_held_batch"].values()) >= 1, stage
         assert interrupted[stage] == 1
