@@ -38,8 +38,10 @@ class DirectLoop:
         record: Record | None = None,
         check_scope: Callable[[QuestionAsked], None] | None = None,
         trace: Callable[[Emit], None] | None = None,
+        librarian_engine: LLMEngine | None = None,
     ):
         self.engine, self.search = engine, search
+        self.librarian_engine = librarian_engine or engine  # the professor's, unless given
         self.record = record or (lambda _r: None)
         self.check_scope = check_scope or (lambda _q: None)
         # sees every message the loop passes on (the teachers' search test shows them)
@@ -76,7 +78,7 @@ class DirectLoop:
                 queue.extend(out)
             elif topic is SEARCH_RESULTS:
                 assert isinstance(event, SearchResult)
-                queue.extend(librarian.handle(event, self.engine))
+                queue.extend(librarian.handle(event, self.librarian_engine))
             elif topic is EVALUATIONS:
                 assert isinstance(event, Evaluation)
                 self.last_states[event.session_id] = event.state

@@ -53,6 +53,10 @@ def direct_loop(
     settings = settings or ProfessorSettings()
     pool = db.pool(settings)
     embedder = embedder or make_embedder(settings)
+    # The librarian runs in a process of its own, its engine's caches (the unit vectors it
+    # scored) its own: here too, so that the professor's answer step scores them again as
+    # it does in the services (``bench loop`` compares the two). An engine given is shared.
+    librarian_engine = engine or make_llm(settings, embedder=embedder)
     engine = engine or make_llm(settings, embedder=embedder)
 
     def save(rec) -> None:
@@ -64,7 +68,8 @@ def direct_loop(
         with pool.connection() as conn:
             require_enrolled(conn, q.subject_id, q.user_id)
 
-    loop = DirectLoop(engine, physical_search(pool, embedder), save, check_scope)
+    search = physical_search(pool, embedder)
+    loop = DirectLoop(engine, search, save, check_scope, librarian_engine=librarian_engine)
     return loop, pool.close
 
 

@@ -349,3 +349,20 @@ def test_the_route_waits_for_the_plans_stop_conditions_not_only_the_tasks(
 
     engine.unmet = set()
     assert evaluate(result, engine).route == "COMPLETE"
+
+
+def test_direct_loop_gives_the_librarian_stage_its_own_engine(engine_for, memory_search):
+    # as in the services, where the librarian's process keeps caches of its own
+    professors, librarians = engine_for({"t1": "median"}), engine_for({"t1": "median"})
+    judged: list[str] = []
+    evaluate_as_scripted = librarians.evaluate
+
+    def evaluate(*args, **kwargs):
+        judged.append("librarian")
+        return evaluate_as_scripted(*args, **kwargs)
+
+    librarians.evaluate = evaluate
+    loop = DirectLoop(professors, memory_search(CHUNKS), librarian_engine=librarians)
+    final = loop.run(question("what is the median?"))[-1]
+    assert final.status == "ANSWERED"
+    assert judged == ["librarian"]  # the iteration was judged by the librarian's engine
