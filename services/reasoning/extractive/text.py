@@ -159,10 +159,22 @@ def content_terms(text: str) -> list[str]:
     return _distinct(t for t in terms(_drop_english_stops(text)) if t not in stops)
 
 
+# Words joined into one name (k-means, t-SNE, read-your-writes): every part names it.
+_JOINED_NAME = re.compile(r"[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)+")
+
+
 def key_terms(keywords: Sequence[str]) -> list[str]:
-    """The terms a passage must contain to be about these keywords."""
-    frames = frame_terms()
-    return [t for t in content_terms(" ".join(keywords)) if t not in frames]
+    """The terms a passage must contain to be about these keywords. A part of a joined name
+    stays though it is a stop or frame word alone: without "means", "k-means" was the
+    letter k, and any passage about k-fold validation held all of it."""
+    frames, stops = frame_terms(), stop_terms()
+    joined = " ".join(keywords)
+    named = {t for name in _JOINED_NAME.findall(joined) for t in terms(name)}
+    return [
+        t
+        for t in _distinct(terms(_drop_english_stops(joined)))
+        if t in named or (t not in stops and t not in frames)
+    ]
 
 
 def _drop_english_stops(text: str) -> str:

@@ -68,6 +68,16 @@ MEAN = "### 平均\n\n**平均**は、データの合計を個数で割った値
 
 WEATHER = "## 休講\n\n台風の日は休講とし、翌週の土曜に補講を行う。"
 
+KFOLD = (
+    "## 交差検証\n\nk分割交差検証では、データを k 個のブロックに分け、k 回学習と評価を"
+    "繰り返す。k を大きくすると評価は安定するが、計算時間は k に比例して増える。"
+)
+
+KMEANS = (
+    "## k-means\n\nk-means でクラスタ数 k を決めるには、k を変えながらクラスタ内の誤差"
+    "平方和を描き、減り方が緩やかになる点（エルボー）を選ぶ方法がよく使われる。"
+)
+
 
 @pytest.fixture(scope="module")
 def engine() -> ExtractiveLLM:
@@ -127,6 +137,18 @@ def test_a_topic_the_materials_do_not_hold_is_not_satisfied(engine):
     _, judgement = judge(engine, "量子コンピュータの誤り訂正符号とは何ですか？", [MEDIAN, MEAN])
     assert judgement.satisfied_task_ids == []
     assert "not satisfied" in judgement.reason
+
+
+def test_a_joined_name_is_not_held_by_a_passage_holding_one_of_its_parts(engine):
+    # "k-means" is no stop word "means" after the letter k: k-fold validation says k often
+    question = "k-means でクラスタ数 k を決める方法は？"
+    _, judgement = judge(engine, question, [KFOLD, WEATHER])
+    assert judgement.satisfied_task_ids == []
+    kfold = [f for f in judgement.findings if f.index == 0]
+    assert kfold and all("missing k-means" in f.reason for f in kfold)  # k alone is not it
+    plan, judgement = judge(engine, question, [KFOLD, KMEANS])
+    assert judgement.satisfied_task_ids == [plan.tasks[0].task_id]
+    assert judgement.findings[0].index == 1
 
 
 def test_findings_quote_their_passage_verbatim_with_a_reason(engine):
