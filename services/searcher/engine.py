@@ -341,9 +341,7 @@ def _search(
                 )
                 terms.update(found)
             stats = corpus_stats(conn, query.subject_id, query.user_id, list(terms))
-            lists["bm25"] = bm25_search(
-                conn, scope, query.subject_id, query.user_id, terms, depth, stats
-            )
+            lists["bm25"] = bm25_search(conn, scope, terms, stats, depth)
 
     def run_dense(on: psycopg.Connection) -> DenseResult:
         return vector_search(

@@ -133,19 +133,13 @@ LIMIT %(bm25_limit)s
 def bm25_search(
     conn: psycopg.Connection,
     scope: ScopePredicate,
-    subject_id: str,
-    user_id: str,
     term_counts: Counter[str],
+    stats: CorpusStats,
     limit: int,
-    stats: CorpusStats | None = None,
 ) -> list[Hit]:
     """Top ``limit`` in-scope chunks by BM25; fewer when fewer chunks share a term.
-    ``stats``: the terms' corpus statistics, when the caller has read them already."""
-    if not term_counts or limit <= 0:
-        return []
-    if stats is None:
-        stats = corpus_stats(conn, subject_id, user_id, list(term_counts))
-    if not stats.df or stats.n_chunks == 0:
+    ``stats``: the terms' ``corpus_stats``, which the caller reads (the rerank uses them too)."""
+    if not term_counts or limit <= 0 or not stats.df or stats.n_chunks == 0:
         return []
     terms = sorted(stats.df)
     weights = [term_counts[t] * idf(stats.n_chunks, stats.df[t]) for t in terms]
