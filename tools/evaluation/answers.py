@@ -14,8 +14,9 @@ the code the services run, minus Kafka). Scoring is strict:
   citations) holds one of its gold keys, and a cited passage comes from a gold material;
 - an unanswerable question (no gold keys) is right only if it ends INSUFFICIENT.
 
-Beside the score: per question type, the statuses, iterations and latency, and how often
-a gold passage was among the passages the answer step received.
+Beside the score: per question type, the statuses, iterations and latency, how often
+a gold passage was among the passages the answer step received, and where in a right
+answer its gold key starts (a reader should meet the answer first, not after context).
 """
 
 from __future__ import annotations
@@ -133,6 +134,7 @@ class Outcome:
     gold_reached_answer: bool  # a gold passage was among the passages the answer step got
     iterations: int
     latency_s: float
+    key_at: int | None = None  # where the first gold key starts in the answer (characters)
 
 
 def judge(
@@ -145,7 +147,9 @@ def judge(
 ) -> Outcome:
     """Strict scoring of one final answer (see the module docstring)."""
     gold_materials = {stored.material_of.get(u, u) for u in q.gold}
-    holds_key = any(normalised(key) in normalised(final.answer) for key in q.answers)
+    answer = normalised(final.answer)
+    found = [answer.find(normalised(key)) for key in q.answers if normalised(key) in answer]
+    holds_key = bool(found)
     cites_gold = any(stored.material_of.get(u, u) in gold_materials for u in cited)
     reached = any(u in q.gold for u in answered_from)
     if q.answerable:
@@ -162,6 +166,7 @@ def judge(
         reached,
         final.iterations,
         latency_s,
+        min(found) if found else None,
     )
 
 
@@ -174,6 +179,8 @@ def summarise(outcomes: list[Outcome]) -> dict:
     for outcome in outcomes:
         by_type[outcome.type].append(outcome)
     reached = [o for o in outcomes if o.gold_reached_answer]
+    # how far a reader gets into a right answer before its gold key starts
+    key_at = [o.key_at for o in outcomes if o.right and o.key_at is not None]
     latencies = sorted(o.latency_s for o in outcomes)
     return {
         "questions": len(outcomes),
@@ -188,6 +195,12 @@ def summarise(outcomes: list[Outcome]) -> dict:
             [o for o in outcomes if o.type != "unanswerable"], lambda o: o.gold_reached_answer
         ),
         "insufficient_when_gold_reached": share(reached, lambda o: o.status == "INSUFFICIENT"),
+        "gold_key_position": {
+            "median_chars": statistics.median(key_at) if key_at else None,
+            "within_100_chars": round(sum(k < 100 for k in key_at) / len(key_at), 4)
+            if key_at
+            else 0.0,
+        },
         "mean_iterations": round(statistics.mean(o.iterations for o in outcomes), 2),
         "latency_s": {
             "p50": round(statistics.median(latencies), 3),
