@@ -2,10 +2,11 @@
 
 Per task of the question, passages are ranked by their best unit (``scoring.py``):
 
-- the lead is an excerpt of the best passage around its best unit: that unit, the whole
-  list, table, code statement or formula it belongs to (with the sentence that
-  introduces it), then its neighbours, as far as ``LEAD_CHARS`` allows;
-- a supporting quote follows from the next passage (another chunk), its best unit with
+- the lead is the best passage's answering part: its best unit with the whole list,
+  table, code statement or formula it belongs to (and the sentence that introduces it);
+- then that unit's neighbours in the passage, in reading order, as far as ``LEAD_CHARS``
+  allows;
+- supporting quotes follow from the next passages (other chunks), each its best unit with
   its structure, up to ``SUPPORT_CHARS``;
 - every line is the materials' own text as a reader sees it (no Markdown markers).
 
@@ -22,6 +23,7 @@ materials come.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import NamedTuple
 
 from services.reasoning.extractive.markdown import plain_text
 from services.reasoning.extractive.planner import rule_plan
@@ -89,13 +91,15 @@ class Answerer:
         for description, blocks in sections:
             if len(sections) > 1:
                 yield f"■ {description}\n"
-            fresh = [(i, [u for u in units if (i, u.start) not in shown]) for i, units in blocks]
-            fresh = [(i, units) for i, units in fresh if units]
             if not blocks:
                 yield NOT_COVERED[language] + "\n"
-            for n, (index, units) in enumerate(fresh):
-                shown.update((index, u.start) for u in units)
-                yield from _render(index, units, sources[index], language, support=n > 0)
+            for quote in blocks:
+                units = [u for u in quote.units if (quote.index, u.start) not in shown]
+                shown.update((quote.index, u.start) for u in units)
+                if units:
+                    yield from _render(
+                        quote.index, units, sources[quote.index], language, quote.support
+                    )
             if len(sections) > 1:
                 yield "\n"
         yield NOTE[language]
@@ -115,8 +119,19 @@ class Answerer:
                 yield from _render(scored.index, [scored.unit], "", language, support=True)
 
 
-def _task_quotes(ranked: Sequence[Scored], listing: bool) -> list[tuple[int, list[Unit]]]:
-    """(passage index, units to quote) blocks for one task: the lead, then support."""
+class Quote(NamedTuple):
+    index: int  # the passage's temp index
+    units: list[Unit]
+    support: bool  # another passage backing the lead (shown as "- " lines)
+
+
+def _task_quotes(ranked: Sequence[Scored], listing: bool) -> list[Quote]:
+    """The quotes for one task: the lead's answering part (its best unit, with the list,
+    table row or formula it belongs to), the lead's surroundings in reading order, then
+    support from other passages. The answering part comes first so that a reader meets
+    the answer before its context: with the excerpt in reading order, a gold key sat a
+    median of 198 / 217 / 34 / 203 characters into the answer (course / course_ml /
+    jsquad_ja / xquad_en), and 83 / 131 / 20 / 72 this way; what is quoted is the same."""
     best: dict[int, Scored] = {}
     for scored in ranked:
         best.setdefault(scored.index, scored)
@@ -124,11 +139,15 @@ def _task_quotes(ranked: Sequence[Scored], listing: bool) -> list[tuple[int, lis
     if not order or order[0].score <= 0:
         return []
     lead = order[0]
-    blocks = [(lead.index, excerpt(lead, LEAD_CHARS, listing))]
+    answering = excerpt(lead, 0, listing)
+    around = excerpt(lead, LEAD_CHARS, listing)
+    before = [u for u in around if u.start < answering[0].start]
+    after = [u for u in around if u.start > answering[-1].start]
+    quotes = [Quote(lead.index, units, False) for units in (answering, before, after) if units]
     for scored in order[1 : 1 + MAX_SUPPORT]:
         if scored.score >= SUPPORT_SHARE * lead.score and scored.matched:
-            blocks.append((scored.index, excerpt(scored, SUPPORT_CHARS, listing)))
-    return blocks
+            quotes.append(Quote(scored.index, excerpt(scored, SUPPORT_CHARS, listing), True))
+    return quotes
 
 
 def excerpt(scored: Scored, budget: int, listing: bool = False) -> list[Unit]:

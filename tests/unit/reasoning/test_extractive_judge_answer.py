@@ -66,6 +66,12 @@ MEDIAN = (
 
 MEAN = "### 平均\n\n**平均**は、データの合計を個数で割った値である。外れ値の影響を強く受ける。"
 
+RETENTION = (
+    "## 保存期間\n\nKafka はメッセージをディスクに追記する。コンシューマは読んだ位置をオフセット"
+    "として記録する。トピックのメッセージは既定で7日間保存され、その後削除される。保存期間は"
+    " retention.ms で変える。"
+)
+
 WEATHER = "## 休講\n\n台風の日は休講とし、翌週の土曜に補講を行う。"
 
 KFOLD = (
@@ -167,6 +173,18 @@ def test_the_lead_is_the_answering_passage_without_markdown_markers(engine):
     assert text.startswith("「中央値は、データを大きさの順に並べたときに中央に来る値である。")
     assert "###" not in text and "**" not in text
     assert "[1]" in text and "抽出型" in text
+
+
+def test_the_answering_sentence_comes_before_the_context_around_it(engine):
+    # the passage's answer sits after two sentences of context: a reader meets it first,
+    # then the context in reading order, each sentence quoted once
+    text, _ = answer(engine, "トピックのメッセージは何日間保存されますか？", [RETENTION])
+    lines = text.splitlines()
+    assert lines[0] == "「トピックのメッセージは既定で7日間保存され、その後削除される。」[1]"
+    assert lines[1].startswith("「Kafka はメッセージをディスクに追記する。")
+    assert lines[1].endswith("記録する。」[1]")
+    assert lines[2] == "「保存期間は retention.ms で変える。」[1]"
+    assert text.count("7日間") == 1
 
 
 def test_a_formula_is_given_whole_with_the_sentence_that_introduces_it(engine):
