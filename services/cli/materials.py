@@ -23,6 +23,8 @@ SUPPORTED = {
     ".html",
     ".htm",
     ".pdf",
+    ".docx",
+    ".pptx",
     ".csv",
     ".jsonl",
     ".png",

@@ -177,7 +177,10 @@ def create_app(
     def upload_material(
         subject_id: Annotated[str, Path(min_length=1, max_length=200)],
         user: CurrentUser,
-        file: Annotated[UploadFile, File(description="The original: PDF, Markdown, HTML, text …")],
+        file: Annotated[
+            UploadFile,
+            File(description="The original: PDF, Word, PowerPoint, Markdown, HTML, text …"),
+        ],
         title: Annotated[str, Form(max_length=500)] = "",
         visibility: Annotated[Literal["subject", "private"], Form()] = "subject",
     ) -> UploadAccepted:

@@ -8,6 +8,8 @@ or a wrong extension; text formats have no magic, so for them the extension
 from __future__ import annotations
 
 import codecs
+import io
+import zipfile
 from enum import StrEnum
 from pathlib import PurePosixPath
 
@@ -22,6 +24,8 @@ class Format(StrEnum):
     QA_CSV = "qa-csv"
     QA_JSONL = "qa-jsonl"
     IMAGE = "image"
+    DOCX = "docx"
+    PPTX = "pptx"
 
 
 MIME_TYPES = {
@@ -31,6 +35,8 @@ MIME_TYPES = {
     Format.PDF: "application/pdf",
     Format.QA_CSV: "text/csv",
     Format.QA_JSONL: "application/jsonl",
+    Format.DOCX: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    Format.PPTX: "application/vnd.openxmlformats-officedocument.presentationml.presentation",
 }
 
 _IMAGE_MAGIC = {
@@ -51,6 +57,8 @@ _EXTENSIONS = {
     ".csv": Format.QA_CSV,
     ".jsonl": Format.QA_JSONL,
     ".ndjson": Format.QA_JSONL,
+    ".docx": Format.DOCX,
+    ".pptx": Format.PPTX,
 }
 
 _MIMES = {
@@ -65,13 +73,23 @@ _MIMES = {
     "application/x-ndjson": Format.QA_JSONL,
 }
 
+_ZIP = b"PK\x03\x04"
+# An Office Open XML file is a ZIP whose main part names what it is, whatever the filename.
+_OFFICE_PARTS = {"word/document.xml": Format.DOCX, "ppt/presentation.xml": Format.PPTX}
 # Containers people upload by mistake; named so the refusal says what to do instead.
-_KNOWN_UNSUPPORTED = {
-    b"PK\x03\x04": "a ZIP container (Word, PowerPoint, Excel or .zip); export it to PDF first",
-    b"\xd0\xcf\x11\xe0": "a legacy Office document; export it to PDF first",
+_OTHER_ZIP_PARTS = {
+    "xl/workbook.xml": "an Excel workbook; save its Q/A sheet as CSV, or export it to PDF",
 }
+_OTHER_ZIP = "a ZIP archive; upload the files inside it one by one"
+_LEGACY_OFFICE = (
+    b"\xd0\xcf\x11\xe0",
+    "a legacy Office document (.doc, .ppt, .xls); save it as .docx or .pptx, or export it to PDF",
+)
 
-SUPPORTED = "Markdown, plain text, HTML, PDF, PNG/JPEG/GIF/WebP images, Q/A CSV or JSONL"
+SUPPORTED = (
+    "Markdown, plain text, HTML, PDF, Word (.docx), PowerPoint (.pptx),"
+    " PNG/JPEG/GIF/WebP images, Q/A CSV or JSONL"
+)
 
 
 def image_mime(data: bytes) -> str | None:
@@ -89,9 +107,11 @@ def detect_format(data: bytes, filename: str, mime_type: str = "") -> tuple[Form
         return Format.PDF, MIME_TYPES[Format.PDF]
     if (image := image_mime(data)) is not None:
         return Format.IMAGE, image
-    for magic, what in _KNOWN_UNSUPPORTED.items():
-        if data.startswith(magic):
-            raise InvalidInput(f"{filename!r} is {what}; supported: {SUPPORTED}")
+    if data.startswith(_ZIP):
+        fmt = _office_format(data, filename)
+        return fmt, MIME_TYPES[fmt]
+    if data.startswith(_LEGACY_OFFICE[0]):
+        raise InvalidInput(f"{filename!r} is {_LEGACY_OFFICE[1]}; supported: {SUPPORTED}")
 
     suffix = PurePosixPath(filename.replace("\\", "/")).suffix.lower()
     declared = mime_type.split(";")[0].strip().lower()
@@ -104,6 +124,8 @@ def detect_format(data: bytes, filename: str, mime_type: str = "") -> tuple[Form
         )
     if fmt is Format.PDF:
         raise InvalidInput(f"{filename!r} is named as a PDF but is not one (no %PDF- header)")
+    if fmt in (Format.DOCX, Format.PPTX):
+        raise InvalidInput(f"{filename!r} is named as a .{fmt.value} but is not one (not a ZIP)")
     if fmt is Format.TEXT and _looks_like_html(data):
         fmt = Format.HTML
     if _looks_binary(data):
@@ -121,3 +143,16 @@ def _looks_binary(data: bytes) -> bool:
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return False
     return b"\x00" in data[:8192]
+
+
+def _office_format(data: bytes, filename: str) -> Format:
+    """A Word or PowerPoint file by the part inside it, or InvalidInput saying what it is."""
+    try:
+        names = set(zipfile.ZipFile(io.BytesIO(data)).namelist())
+    except zipfile.BadZipFile as exc:
+        raise InvalidInput(f"{filename!r} is a damaged ZIP container: {exc}") from exc
+    for part, fmt in _OFFICE_PARTS.items():
+        if part in names:
+            return fmt
+    what = next((w for part, w in _OTHER_ZIP_PARTS.items() if part in names), _OTHER_ZIP)
+    raise InvalidInput(f"{filename!r} is {what}; supported: {SUPPORTED}")

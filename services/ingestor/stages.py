@@ -20,6 +20,7 @@ from services.common.ids import sha256_hex
 from services.common.materials import Chunk
 from services.ingestor.chunking import DEFAULT_LIMITS, Block, ChunkLimits, chunk_blocks
 from services.ingestor.formats import Format, detect_format
+from services.ingestor.office import parse_docx, parse_pptx
 from services.ingestor.parsing import decode_text, parse_html, parse_markdown, parse_plain_text
 from services.ingestor.pdf import parse_pdf
 from services.ingestor.qa import parse_qa_csv, parse_qa_jsonl
@@ -73,6 +74,11 @@ def parse_material(
     elif fmt is Format.IMAGE:
         chunks = _read_by_vision(vision, data, canonical_mime, filename, limits)
         by_vision = True
+    elif fmt in (Format.DOCX, Format.PPTX):
+        parse_office = parse_docx if fmt is Format.DOCX else parse_pptx
+        title, blocks = parse_office(data, filename)
+        chunks = chunk_blocks(blocks, limits)
+        page_count = max((b.page or 0 for b in blocks), default=0) or None
     elif fmt is Format.QA_CSV:
         chunks = parse_qa_csv(decode_text(data, filename), filename, limits)
     elif fmt is Format.QA_JSONL:

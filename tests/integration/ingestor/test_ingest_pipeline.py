@@ -15,6 +15,7 @@ from services.common.ids import ingest_key, sha256_hex
 from services.common.kafka_io import now_ms
 from services.common.materials import enroll, ensure_subject
 from services.sdk import Client
+from tests.office_files import slides, word_notes
 from tools.replay import dead_letters
 
 pytestmark = pytest.mark.integration
@@ -81,6 +82,33 @@ def test_markdown_pdf_and_text_are_stored_with_pages_headings_and_vectors(pipeli
     assert rows(
         pipeline, "SELECT title FROM materials WHERE material_id = %s", txt.material_id
     ) == [(title,)]
+
+
+def test_word_and_powerpoint_are_stored_with_sections_slides_and_vectors(
+    pipeline, course, tmp_path
+):
+    note, deck = tmp_path / "lecture3.docx", tmp_path / "lecture5.pptx"
+    note.write_bytes(word_notes())
+    deck.write_bytes(slides())
+    word, powerpoint = ingest(pipeline, course, [note, deck])
+    assert (word.status, powerpoint.status) == ("STORED", "STORED"), (word.error, powerpoint.error)
+    table = rows(
+        pipeline,
+        "SELECT heading_path, vector_dims(embedding) FROM chunks"
+        " WHERE material_id = %s AND text LIKE '%%| GIN |%%'",
+        word.material_id,
+    )
+    assert table == [(["データベース論 第3回", "索引の種類"], 512)]
+    pages = rows(
+        pipeline,
+        "SELECT page, heading_path FROM chunks WHERE material_id = %s ORDER BY page",
+        powerpoint.material_id,
+    )
+    assert [p for p, _ in pages] == [1, 2, 3]
+    assert pages[1][1] == ["Vector search", "HNSW parameters"]
+    assert rows(
+        pipeline, "SELECT title FROM materials WHERE material_id = %s", powerpoint.material_id
+    ) == [("Vector search",)]
 
 
 def test_the_same_job_three_times_stores_one_material(pipeline, course, tmp_path):
@@ -201,6 +229,7 @@ BAD_FILES = {
     "empty.md": (b"", "empty"),
     "virus.exe": (b"MZ\x90\x00\x03\x00\x00\x00binary", "unsupported"),
     "broken.pdf": (b"%PDF-1.4\n1 0 obj <</Type /Catalog>> garbage without xref", "pdf"),
+    "grades.xlsx": (b"PK\x03\x04 a damaged container", "zip"),
 }
 
 

@@ -1,0 +1,187 @@
+"""Word (.docx) and PowerPoint (.pptx) → ``Block``s, through Markdown.
+
+Teachers keep lecture notes in Word and slides in PowerPoint. Both are read into the
+Markdown the rest of ingestion already understands, so a table stays a table, a bulleted
+list a list and a code listing a fenced block, each with its heading path, and the
+chunker keeps each whole with the sentence that introduces it:
+
+- Word: ``Heading n`` (見出し n) paragraphs open sections, list paragraphs are items
+  (indented by level), paragraphs in a code or preformatted style, or set wholly in a
+  monospace font, are a code block, tables are GFM tables; body order is kept.
+- PowerPoint: each slide is a section named by its title and cited by its number as the
+  page; the body placeholder's paragraphs are list items (indented by level), other text
+  boxes prose, tables GFM tables, shapes read top to bottom, then left to right; the
+  speaker notes follow the slide's own text, since that is where many teachers write what
+  they say.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterable, Iterator
+
+import docx
+import pptx
+from docx.table import Table as WordTable
+from docx.text.paragraph import Paragraph as WordParagraph
+from pptx.enum.shapes import MSO_SHAPE_TYPE, PP_PLACEHOLDER
+
+from services.common.errors import InvalidInput
+from services.ingestor.chunking import Block
+from services.ingestor.parsing import parse_markdown
+
+_WORD_HEADING = re.compile(r"^(?:heading|見出し)\s*(\d)$", re.I)
+_WORD_CODE_STYLE = re.compile(r"code|preformatted|source|コード", re.I)
+_MONOSPACE = re.compile(r"courier|consolas|menlo|monaco|mono|ｺﾞｼｯｸ|ゴシック.*等幅|MS Gothic", re.I)
+_BULLET_PLACEHOLDERS = {PP_PLACEHOLDER.BODY, PP_PLACEHOLDER.OBJECT}
+
+
+def parse_docx(data: bytes, filename: str) -> tuple[str | None, list[Block]]:
+    document = _open(docx.Document, data, filename, "Word")
+    lines: list[str] = []
+    code: list[str] = []
+    for item in document.iter_inner_content():
+        if isinstance(item, WordParagraph) and _is_code(item):
+            code.append(item.text)
+            continue
+        if code:
+            lines += ["", "```", *code, "```", ""]
+            code = []
+        if isinstance(item, WordTable):
+            lines += ["", *_table([[c.text for c in row.cells] for row in item.rows]), ""]
+        else:
+            lines += _word_paragraph(item)
+    if code:
+        lines += ["", "```", *code, "```", ""]
+    title, blocks = parse_markdown("\n".join(lines))
+    return document.core_properties.title or title, blocks
+
+
+def parse_pptx(data: bytes, filename: str) -> tuple[str | None, list[Block]]:
+    deck = _open(pptx.Presentation, data, filename, "PowerPoint")
+    headings = [
+        _one_line(slide.shapes.title.text) if slide.shapes.title is not None else ""
+        for slide in deck.slides
+    ]
+    title = deck.core_properties.title or next((h for h in headings if h), None)
+    blocks: list[Block] = []
+    for number, (slide, heading) in enumerate(zip(deck.slides, headings, strict=True), start=1):
+        # a slide's section sits under the deck's title, as a Markdown file's under its H1
+        lines = [f"# {title}", ""] if title and heading != title else []
+        lines += [f"## {heading or f'Slide {number}'}", ""]
+        body = [s for s in _shapes(slide.shapes) if s != slide.shapes.title]
+        for shape in sorted(body, key=lambda s: (s.top or 0, s.left or 0)):
+            lines += _slide_shape(shape)
+        if slide.has_notes_slide and slide.notes_slide.notes_text_frame is not None:
+            lines += ["", *_prose(slide.notes_slide.notes_text_frame.text), ""]
+        _, slide_blocks = parse_markdown("\n".join(lines))
+        blocks += [
+            Block(b.text, b.heading_path, page=number) for b in slide_blocks if b.text.strip()
+        ]
+    return title, blocks
+
+
+def _open(reader, data: bytes, filename: str, kind: str):
+    # Whatever the library raises on opening (a missing part, broken XML, a damaged ZIP)
+    # means the same to the teacher: this file must be saved again.
+    try:
+        return reader(io.BytesIO(data))
+    except Exception as exc:
+        raise InvalidInput(f"{filename!r} cannot be read as a {kind} file: {exc}") from exc
+
+
+# -- Word -------------------------------------------------------------------------------
+
+
+def _word_paragraph(paragraph: WordParagraph) -> list[str]:
+    text = paragraph.text.strip()
+    if not text:
+        return [""]
+    style = paragraph.style.name if paragraph.style is not None else ""
+    if style == "Title":
+        return ["", f"# {_one_line(text)}", ""]
+    if heading := _WORD_HEADING.match(style):
+        return ["", f"{'#' * min(6, int(heading.group(1)) + 1)} {_one_line(text)}", ""]
+    if (level := _list_level(paragraph)) is not None:
+        return [f"{'  ' * level}- {_one_line(text)}"]
+    return ["", *_prose(text), ""]
+
+
+def _list_level(paragraph: WordParagraph) -> int | None:
+    properties = paragraph._p.pPr
+    numbering = properties.numPr if properties is not None else None
+    if numbering is not None and numbering.numId is not None and numbering.numId.val != 0:
+        return numbering.ilvl.val if numbering.ilvl is not None else 0
+    style = paragraph.style.name if paragraph.style is not None else ""
+    if not style.startswith("List"):
+        return None
+    nested = re.search(r"(\d)$", style)  # List Bullet 2 is the second level
+    return int(nested.group(1)) - 1 if nested else 0
+
+
+def _is_code(paragraph: WordParagraph) -> bool:
+    style = paragraph.style.name if paragraph.style is not None else ""
+    if _WORD_CODE_STYLE.search(style):
+        return True
+    runs = [r for r in paragraph.runs if r.text.strip()]
+    return bool(runs) and all(_MONOSPACE.search(r.font.name or "") for r in runs)
+
+
+# -- PowerPoint -------------------------------------------------------------------------
+
+
+def _shapes(shapes: Iterable) -> Iterator:
+    """Every shape, the members of groups included."""
+    for shape in shapes:
+        if shape.shape_type == MSO_SHAPE_TYPE.GROUP:
+            yield from _shapes(shape.shapes)
+        else:
+            yield shape
+
+
+def _slide_shape(shape) -> list[str]:
+    if shape.has_table:
+        rows = [[cell.text for cell in row.cells] for row in shape.table.rows]
+        return ["", *_table(rows), ""]
+    if not shape.has_text_frame:
+        return []
+    bullets = shape.is_placeholder and shape.placeholder_format.type in _BULLET_PLACEHOLDERS
+    lines = [""]
+    for paragraph in shape.text_frame.paragraphs:
+        text = _one_line(paragraph.text)
+        if not text:
+            continue
+        if bullets:
+            lines.append(f"{'  ' * paragraph.level}- {text}")
+        else:
+            lines += [*_prose(text), ""]
+    return [*lines, ""]
+
+
+# -- shared -----------------------------------------------------------------------------
+
+
+def _table(rows: list[list[str]]) -> list[str]:
+    """A GFM table; the first row is the header."""
+    rows = [[_cell(c) for c in row] for row in rows if any(c.strip() for c in row)]
+    if not rows:
+        return []
+    width = max(len(row) for row in rows)
+    rows = [row + [""] * (width - len(row)) for row in rows]
+    lines = [f"| {' | '.join(row)} |" for row in rows]
+    return [lines[0], "|" + " --- |" * width, *lines[1:]]
+
+
+def _cell(text: str) -> str:
+    return _one_line(text).replace("|", "\\|")
+
+
+def _one_line(text: str) -> str:
+    return re.sub(r"\s+", " ", text.replace("\v", " ")).strip()
+
+
+def _prose(text: str) -> list[str]:
+    """A paragraph's lines: a soft line break (Shift+Enter, a vertical tab in slides) stays
+    a break, which the Markdown reader joins between two Japanese characters."""
+    return [line.strip() for line in text.replace("\v", "\n").split("\n") if line.strip()]

@@ -1,0 +1,112 @@
+"""Word and PowerPoint materials: their structure survives into the chunks (headings,
+tables, lists, code, slides as pages, speaker notes), and a file that is not what it
+claims gets a clear refusal. The files: ``tests/office_files.py``."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+import pytest
+
+from services.common.errors import InvalidInput
+from services.ingestor.formats import Format, detect_format
+from services.ingestor.stages import parse_material
+from tests.office_files import slides, word_notes
+
+
+def zipped(*names: str) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        for name in names:
+            archive.writestr(name, "<x/>")
+    return out.getvalue()
+
+
+def chunk_with(material, text: str):
+    return next(c for c in material.chunks if text in c.text)
+
+
+# -- Word -------------------------------------------------------------------------------
+
+
+def test_word_headings_become_the_heading_path_and_the_title():
+    material = parse_material(word_notes(), "lecture3.docx")
+    assert material.format is Format.DOCX and material.title == "データベース論 第3回"
+    chunk = chunk_with(material, "次の観点を確認する")
+    assert chunk.heading_path == ("データベース論 第3回", "索引の種類", "索引を足す前に")
+
+
+def test_a_word_table_stays_whole_with_its_lead_in_and_escaped_pipes():
+    chunk = chunk_with(parse_material(word_notes(), "lecture3.docx"), "向き不向き")
+    lines = chunk.text.splitlines()
+    assert "| 種類 | 向く検索 | 注意点 |" in lines
+    assert "| GIN | 全文検索 \\| 配列の包含 | 更新が重い |" in lines
+    assert chunk.text.index("向き不向き") < chunk.text.index("| B-tree |")
+
+
+def test_word_list_paragraphs_are_items_by_level_and_monospace_lines_are_code():
+    chunk = chunk_with(parse_material(word_notes(), "lecture3.docx"), "次の観点を確認する")
+    assert "- 既存の索引で代用できないか" in chunk.text.splitlines()
+    assert "  - 書き込みがどれだけ増えるか" in chunk.text.splitlines()
+    assert "```\nCREATE INDEX idx_loans_member\n    ON loans (member_id);\n```" in chunk.text
+
+
+# -- PowerPoint -------------------------------------------------------------------------
+
+
+def test_each_slide_is_a_page_under_the_deck_title():
+    material = parse_material(slides(), "lecture5.pptx")
+    assert material.format is Format.PPTX and material.title == "Vector search"
+    assert material.page_count == 3
+    chunk = chunk_with(material, "Three parameters")
+    assert chunk.page == 2 and chunk.heading_path == ("Vector search", "HNSW parameters")
+
+
+def test_slide_bullets_keep_their_levels_and_the_speaker_notes_follow():
+    chunk = chunk_with(parse_material(slides(), "lecture5.pptx"), "Three parameters")
+    lines = chunk.text.splitlines()
+    assert "- Three parameters decide recall and speed:" in lines
+    assert "  - m: links per node (default 16)" in lines
+    assert chunk.text.index("default 40") < chunk.text.index("Raise ef_search first")
+
+
+def test_a_slide_table_is_a_table_read_after_the_text_above_it():
+    chunk = chunk_with(parse_material(slides(), "lecture5.pptx"), "recall@10")
+    assert chunk.page == 3
+    assert "| HNSW | 0.982 |" in chunk.text.splitlines()
+    assert chunk.text.index("Measured on 500,000") < chunk.text.index("| index |")
+
+
+# -- what the file is -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("data", "filename", "expected"),
+    [
+        (word_notes(), "upload.bin", Format.DOCX),  # the part inside decides, not the name
+        (slides(), "slides.docx", Format.PPTX),
+    ],
+)
+def test_office_files_are_told_by_their_main_part(data, filename, expected):
+    assert detect_format(data, filename)[0] is expected
+
+
+@pytest.mark.parametrize(
+    ("data", "filename", "message"),
+    [
+        (zipped("xl/workbook.xml"), "grades.xlsx", "save its Q/A sheet as CSV"),
+        (zipped("lecture.md"), "materials.zip", "upload the files inside it one by one"),
+        (b"PK\x03\x04 not really a zip", "notes.docx", "damaged ZIP"),
+        (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "old.ppt", "save it as .docx or .pptx"),
+        (b"plain text", "notes.docx", "is named as a .docx but is not one"),
+    ],
+)
+def test_other_containers_are_refused_saying_what_to_do(data, filename, message):
+    with pytest.raises(InvalidInput, match=message):
+        detect_format(data, filename)
+
+
+def test_a_word_file_without_its_parts_is_refused_clearly():
+    with pytest.raises(InvalidInput, match="cannot be read as a Word file"):
+        parse_material(zipped("word/document.xml"), "broken.docx")
