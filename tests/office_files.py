@@ -8,7 +8,30 @@ import io
 
 import docx
 import pptx
+from docx.oxml import parse_xml
 from pptx.util import Inches
+
+M = "http://schemas.openxmlformats.org/officeDocument/2006/math"
+# IDF(t) = log((N - n_t + 0.5) / (n_t + 0.5)) as Word writes it (Office Math, OMML)
+N_T = "<m:sSub><m:e><m:r><m:t>n</m:t></m:r></m:e><m:sub><m:r><m:t>t</m:t></m:r></m:sub></m:sSub>"
+IDF = (
+    f'<m:oMath xmlns:m="{M}"><m:r><m:t>IDF(t)=</m:t></m:r>'
+    "<m:func><m:fName><m:r><m:t>log</m:t></m:r></m:fName><m:e><m:f>"
+    f"<m:num><m:r><m:t>N-</m:t></m:r>{N_T}<m:r><m:t>+0.5</m:t></m:r></m:num>"
+    f"<m:den>{N_T}<m:r><m:t>+0.5</m:t></m:r></m:den>"
+    "</m:f></m:e></m:func></m:oMath>"
+)
+IDF_LATEX = r"IDF(t)=\log \frac{N-{n}_{t}+0.5}{{n}_{t}+0.5}"
+# A slide keeps an equation beside a picture of it for readers without Office Math.
+SLIDE_EQUATION = (
+    '<mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006">'
+    '<mc:Choice xmlns:a14="http://schemas.microsoft.com/office/drawing/2010/main" Requires="a14">'
+    f'<a14:m><m:oMathPara xmlns:m="{M}"><m:oMath><m:r><m:t>cos(a,b)=</m:t></m:r>'
+    "<m:f><m:num><m:r><m:t>a·b</m:t></m:r></m:num><m:den><m:r><m:t>‖a‖‖b‖</m:t></m:r></m:den>"
+    "</m:f></m:oMath></m:oMathPara></a14:m></mc:Choice>"
+    '<mc:Fallback><a:r xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main">'
+    "<a:t> </a:t></a:r></mc:Fallback></mc:AlternateContent>"
+)
 
 
 def word_notes() -> bytes:
@@ -34,7 +57,17 @@ def word_notes() -> bytes:
     for line in ("CREATE INDEX idx_loans_member", "    ON loans (member_id);"):
         document.add_paragraph().add_run(line).font.name = "Courier New"
     document.add_paragraph("索引は書き込みを遅くする。")
+    document.add_heading("IDF", level=1)
+    document.add_paragraph("語の重みは次の式で計算する。")
+    document.add_paragraph()._p.append(_math(f'<m:oMathPara xmlns:m="{M}">{IDF}</m:oMathPara>'))
+    inline = document.add_paragraph("ここで ")
+    inline._p.append(_math(f'<m:oMath xmlns:m="{M}"><m:r><m:t>N</m:t></m:r></m:oMath>'))
+    inline.add_run(" は文書数である。")
     return _saved(document)
+
+
+def _math(xml: str):
+    return parse_xml(xml)
 
 
 def slides() -> bytes:
@@ -58,6 +91,11 @@ def slides() -> bytes:
             shape.table.cell(r, c).text = text
     caption = bench.shapes.add_textbox(Inches(1), Inches(1.5), Inches(8), Inches(1))
     caption.text_frame.text = "Measured on 500,000 chunks with 1,000 queries."
+    cosine = deck.slides.add_slide(deck.slide_layouts[5])
+    cosine.shapes.title.text = "Cosine similarity"
+    box = cosine.shapes.add_textbox(Inches(1), Inches(1.5), Inches(8), Inches(2)).text_frame
+    box.text = "The similarity of two vectors:"
+    box.add_paragraph()._p.append(_math(SLIDE_EQUATION))
     return _saved(deck)
 
 

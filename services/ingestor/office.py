@@ -7,7 +7,8 @@ chunker keeps each whole with the sentence that introduces it:
 
 - Word: ``Heading n`` (見出し n) paragraphs open sections, list paragraphs are items
   (indented by level), paragraphs in a code or preformatted style, or set wholly in a
-  monospace font, are a code block, tables are GFM tables; body order is kept.
+  monospace font, are a code block, tables are GFM tables, equations LaTeX (``omml.py``:
+  an equation alone in its paragraph is a ``$$`` display); body order is kept.
 - PowerPoint: each slide is a section named by its title and cited by its number as the
   page; the body placeholder's paragraphs are list items (indented by level), other text
   boxes prose, tables GFM tables, shapes read top to bottom, then left to right; the
@@ -29,6 +30,7 @@ from pptx.enum.shapes import MSO_SHAPE_TYPE, PP_PLACEHOLDER
 
 from services.common.errors import InvalidInput
 from services.ingestor.chunking import Block
+from services.ingestor.omml import has_math, text_with_math
 from services.ingestor.parsing import parse_markdown
 
 _WORD_HEADING = re.compile(r"^(?:heading|見出し)\s*(\d)$", re.I)
@@ -95,9 +97,11 @@ def _open(reader, data: bytes, filename: str, kind: str):
 
 
 def _word_paragraph(paragraph: WordParagraph) -> list[str]:
-    text = paragraph.text.strip()
+    text, display = _text(paragraph)
     if not text:
         return [""]
+    if display:
+        return _formula(text)
     style = paragraph.style.name if paragraph.style is not None else ""
     if style == "Title":
         return ["", f"# {_one_line(text)}", ""]
@@ -149,10 +153,13 @@ def _slide_shape(shape) -> list[str]:
     bullets = shape.is_placeholder and shape.placeholder_format.type in _BULLET_PLACEHOLDERS
     lines = [""]
     for paragraph in shape.text_frame.paragraphs:
-        text = _one_line(paragraph.text)
+        text, display = _text(paragraph)
+        text = _one_line(text)
         if not text:
             continue
-        if bullets:
+        if display:
+            lines += _formula(text)
+        elif bullets:
             lines.append(f"{'  ' * paragraph.level}- {text}")
         else:
             lines += [*_prose(text), ""]
@@ -160,6 +167,19 @@ def _slide_shape(shape) -> list[str]:
 
 
 # -- shared -----------------------------------------------------------------------------
+
+
+def _text(paragraph) -> tuple[str, bool]:
+    """A Word or slide paragraph's text, equations included (the libraries skip them), and
+    whether it is one display equation."""
+    if has_math(paragraph._p):
+        text, display = text_with_math(paragraph._p)
+        return text.strip(), display
+    return paragraph.text.strip(), False
+
+
+def _formula(latex: str) -> list[str]:
+    return ["", "$$", latex, "$$", ""]
 
 
 def _table(rows: list[list[str]]) -> list[str]:

@@ -12,7 +12,7 @@ import pytest
 from services.common.errors import InvalidInput
 from services.ingestor.formats import Format, detect_format
 from services.ingestor.stages import parse_material
-from tests.office_files import slides, word_notes
+from tests.office_files import IDF_LATEX, slides, word_notes
 
 
 def zipped(*names: str) -> bytes:
@@ -52,13 +52,20 @@ def test_word_list_paragraphs_are_items_by_level_and_monospace_lines_are_code():
     assert "```\nCREATE INDEX idx_loans_member\n    ON loans (member_id);\n```" in chunk.text
 
 
+def test_a_word_equation_is_latex_a_display_alone_and_inline_in_a_sentence():
+    # python-docx skips Office Math in a paragraph's text: the formula would be lost
+    chunk = chunk_with(parse_material(word_notes(), "lecture3.docx"), "次の式で計算する")
+    assert f"次の式で計算する。\n\n$$\n{IDF_LATEX}\n$$" in chunk.text
+    assert "ここで $N$ は文書数である。" in chunk.text
+
+
 # -- PowerPoint -------------------------------------------------------------------------
 
 
 def test_each_slide_is_a_page_under_the_deck_title():
     material = parse_material(slides(), "lecture5.pptx")
     assert material.format is Format.PPTX and material.title == "Vector search"
-    assert material.page_count == 3
+    assert material.page_count == 4
     chunk = chunk_with(material, "Three parameters")
     assert chunk.page == 2 and chunk.heading_path == ("Vector search", "HNSW parameters")
 
@@ -69,6 +76,12 @@ def test_slide_bullets_keep_their_levels_and_the_speaker_notes_follow():
     assert "- Three parameters decide recall and speed:" in lines
     assert "  - m: links per node (default 16)" in lines
     assert chunk.text.index("default 40") < chunk.text.index("Raise ef_search first")
+
+
+def test_a_slide_equation_is_read_from_office_math_not_its_fallback_picture():
+    chunk = chunk_with(parse_material(slides(), "lecture5.pptx"), "two vectors")
+    assert chunk.page == 4
+    assert "$$\ncos(a,b)=\\frac{a·b}{‖a‖‖b‖}\n$$" in chunk.text
 
 
 def test_a_slide_table_is_a_table_read_after_the_text_above_it():

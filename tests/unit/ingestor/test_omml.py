@@ -1,0 +1,50 @@
+"""Office Math constructs as LaTeX, one per case, each written as Word stores it."""
+
+import pytest
+from docx.oxml import parse_xml
+
+from services.ingestor.omml import MATH, text_with_math, to_latex
+
+
+def r(text: str) -> str:
+    return f"<m:r><m:t>{text}</m:t></m:r>"
+
+
+def math(body: str):
+    return parse_xml(f'<m:oMath xmlns:m="{MATH}">{body}</m:oMath>')
+
+
+@pytest.mark.parametrize(
+    ("body", "latex"),
+    [
+        (f"<m:rad><m:radPr><m:degHide m:val='1'/></m:radPr><m:deg/><m:e>{r('x')}</m:e></m:rad>",
+         r"\sqrt{x}"),
+        (f"<m:rad><m:deg>{r('3')}</m:deg><m:e>{r('x')}</m:e></m:rad>", r"\sqrt[3]{x}"),
+        (f"<m:nary><m:naryPr><m:chr m:val='∑'/></m:naryPr><m:sub>{r('i=1')}</m:sub>"
+         f"<m:sup>{r('n')}</m:sup><m:e>{r('x')}</m:e></m:nary>", r"\sum_{i=1}^{n} x"),
+        (f"<m:sSubSup><m:e>{r('x')}</m:e><m:sub>{r('i')}</m:sub><m:sup>{r('2')}</m:sup>"
+         "</m:sSubSup>", "{x}_{i}^{2}"),
+        (f"<m:d><m:dPr><m:begChr m:val='['/><m:endChr m:val=']'/><m:sepChr m:val=','/></m:dPr>"
+         f"<m:e>{r('a')}</m:e><m:e>{r('b')}</m:e></m:d>", "[a,b]"),
+        (f"<m:d><m:e>{r('x+1')}</m:e></m:d>", "(x+1)"),
+        (f"<m:acc><m:e>{r('y')}</m:e></m:acc>", r"\hat{y}"),
+        (f"<m:bar><m:e>{r('x')}</m:e></m:bar>", r"\overline{x}"),
+        (f"<m:m><m:mr><m:e>{r('1')}</m:e><m:e>{r('0')}</m:e></m:mr>"
+         f"<m:mr><m:e>{r('0')}</m:e><m:e>{r('1')}</m:e></m:mr></m:m>",
+         r"\begin{matrix} 1 & 0 \\ 0 & 1 \end{matrix}"),
+        (f"<m:limLow><m:e>{r('lim')}</m:e><m:lim>{r('n→∞')}</m:lim></m:limLow>", "lim_{n→∞}"),
+    ],
+)  # fmt: skip
+def test_constructs(body, latex):
+    assert to_latex(math(body)) == latex
+
+
+def test_an_equation_inside_a_sentence_is_inline_and_alone_it_is_a_display():
+    w = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+    sentence = parse_xml(
+        f'<w:p xmlns:w="{w}" xmlns:m="{MATH}"><w:r><w:t xml:space="preserve">where </w:t></w:r>'
+        f"<m:oMath>{r('N')}</m:oMath><w:r><w:t xml:space='preserve'> is the count</w:t></w:r></w:p>"
+    )
+    assert text_with_math(sentence) == ("where $N$ is the count", False)
+    alone = parse_xml(f'<w:p xmlns:w="{w}" xmlns:m="{MATH}"><m:oMath>{r("E=mc^2")}</m:oMath></w:p>')
+    assert text_with_math(alone) == ("E=mc^2", True)
