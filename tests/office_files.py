@@ -1,12 +1,15 @@
-"""Word and PowerPoint course materials written with python-docx / python-pptx, for the
-ingestion tests: a lecture note with headings, a table, a list and a code listing, and a
-three-slide deck with bullets, speaker notes and a table."""
+"""Office course materials written with python-docx, python-pptx and openpyxl, for the
+ingestion tests: a lecture note with headings, a table, a list, a code listing and
+equations; a deck with bullets, speaker notes, a table and an equation; a workbook with
+a Q/A sheet and a schedule."""
 
 from __future__ import annotations
 
+import datetime
 import io
 
 import docx
+import openpyxl
 import pptx
 from docx.oxml import parse_xml
 from pptx.util import Inches
@@ -103,3 +106,19 @@ def _saved(document) -> bytes:
     out = io.BytesIO()
     document.save(out)
     return out.getvalue()
+
+
+def workbook() -> bytes:
+    book = openpyxl.Workbook()
+    faq = book.active
+    faq.title = "FAQ"
+    faq.append(["分類", "質問", "回答"])
+    faq.append(["試験", "電卓は使えますか？", "関数電卓は使えます。"])
+    faq.append([None, None, None])
+    faq.append(["課題", "締め切りは？", "翌週水曜 23:59 です。"])
+    schedule = book.create_sheet("授業計画")
+    schedule.append(["回", "日付", "内容", "演習"])
+    schedule.append([1, datetime.datetime(2025, 10, 2), "関係モデル", 1.0])
+    schedule.append([2, datetime.datetime(2025, 10, 9), "SQL と索引", 2.5])
+    book.create_sheet("空")
+    return _saved(book)

@@ -25,6 +25,7 @@ SUPPORTED = {
     ".pdf",
     ".docx",
     ".pptx",
+    ".xlsx",
     ".csv",
     ".jsonl",
     ".png",

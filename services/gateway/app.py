@@ -179,7 +179,7 @@ def create_app(
         user: CurrentUser,
         file: Annotated[
             UploadFile,
-            File(description="The original: PDF, Word, PowerPoint, Markdown, HTML, text …"),
+            File(description="The original: PDF, Word, PowerPoint, Excel, Markdown, text …"),
         ],
         title: Annotated[str, Form(max_length=500)] = "",
         visibility: Annotated[Literal["subject", "private"], Form()] = "subject",

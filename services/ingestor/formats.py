@@ -26,6 +26,7 @@ class Format(StrEnum):
     IMAGE = "image"
     DOCX = "docx"
     PPTX = "pptx"
+    XLSX = "xlsx"
 
 
 MIME_TYPES = {
@@ -37,6 +38,7 @@ MIME_TYPES = {
     Format.QA_JSONL: "application/jsonl",
     Format.DOCX: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
     Format.PPTX: "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    Format.XLSX: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
 }
 
 _IMAGE_MAGIC = {
@@ -59,6 +61,7 @@ _EXTENSIONS = {
     ".ndjson": Format.QA_JSONL,
     ".docx": Format.DOCX,
     ".pptx": Format.PPTX,
+    ".xlsx": Format.XLSX,
 }
 
 _MIMES = {
@@ -75,11 +78,12 @@ _MIMES = {
 
 _ZIP = b"PK\x03\x04"
 # An Office Open XML file is a ZIP whose main part names what it is, whatever the filename.
-_OFFICE_PARTS = {"word/document.xml": Format.DOCX, "ppt/presentation.xml": Format.PPTX}
-# Containers people upload by mistake; named so the refusal says what to do instead.
-_OTHER_ZIP_PARTS = {
-    "xl/workbook.xml": "an Excel workbook; save its Q/A sheet as CSV, or export it to PDF",
+_OFFICE_PARTS = {
+    "word/document.xml": Format.DOCX,
+    "ppt/presentation.xml": Format.PPTX,
+    "xl/workbook.xml": Format.XLSX,
 }
+# Any other ZIP is a container people upload by mistake; the refusal says what to do.
 _OTHER_ZIP = "a ZIP archive; upload the files inside it one by one"
 _LEGACY_OFFICE = (
     b"\xd0\xcf\x11\xe0",
@@ -87,8 +91,8 @@ _LEGACY_OFFICE = (
 )
 
 SUPPORTED = (
-    "Markdown, plain text, HTML, PDF, Word (.docx), PowerPoint (.pptx),"
-    " PNG/JPEG/GIF/WebP images, Q/A CSV or JSONL"
+    "Markdown, plain text, HTML, PDF, Word (.docx), PowerPoint (.pptx), Excel (.xlsx),"
+    " PNG/JPEG/GIF/WebP images, CSV, Q/A JSONL"
 )
 
 
@@ -124,7 +128,7 @@ def detect_format(data: bytes, filename: str, mime_type: str = "") -> tuple[Form
         )
     if fmt is Format.PDF:
         raise InvalidInput(f"{filename!r} is named as a PDF but is not one (no %PDF- header)")
-    if fmt in (Format.DOCX, Format.PPTX):
+    if fmt in (Format.DOCX, Format.PPTX, Format.XLSX):
         raise InvalidInput(f"{filename!r} is named as a .{fmt.value} but is not one (not a ZIP)")
     if fmt is Format.TEXT and _looks_like_html(data):
         fmt = Format.HTML
@@ -146,7 +150,7 @@ def _looks_binary(data: bytes) -> bool:
 
 
 def _office_format(data: bytes, filename: str) -> Format:
-    """A Word or PowerPoint file by the part inside it, or InvalidInput saying what it is."""
+    """A Word, PowerPoint or Excel file by the part inside it, or InvalidInput."""
     try:
         names = set(zipfile.ZipFile(io.BytesIO(data)).namelist())
     except zipfile.BadZipFile as exc:
@@ -154,5 +158,4 @@ def _office_format(data: bytes, filename: str) -> Format:
     for part, fmt in _OFFICE_PARTS.items():
         if part in names:
             return fmt
-    what = next((w for part, w in _OTHER_ZIP_PARTS.items() if part in names), _OTHER_ZIP)
-    raise InvalidInput(f"{filename!r} is {what}; supported: {SUPPORTED}")
+    raise InvalidInput(f"{filename!r} is {_OTHER_ZIP}; supported: {SUPPORTED}")

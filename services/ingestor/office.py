@@ -1,4 +1,4 @@
-"""Word (.docx) and PowerPoint (.pptx) → ``Block``s, through Markdown.
+"""Word (.docx), PowerPoint (.pptx) and Excel (.xlsx) materials.
 
 Teachers keep lecture notes in Word and slides in PowerPoint. Both are read into the
 Markdown the rest of ingestion already understands, so a table stays a table, a bulleted
@@ -14,24 +14,32 @@ chunker keeps each whole with the sentence that introduces it:
   boxes prose, tables GFM tables, shapes read top to bottom, then left to right; the
   speaker notes follow the slide's own text, since that is where many teachers write what
   they say.
+- Excel: each sheet is a table (``qa.table_chunks``): Q/A rows when its header names a
+  question and an answer column, else its rows under the sheet's name; a formula cell
+  gives the value Excel last computed.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import datetime
 import io
 import re
 from collections.abc import Iterable, Iterator
 
 import docx
+import openpyxl
 import pptx
 from docx.table import Table as WordTable
 from docx.text.paragraph import Paragraph as WordParagraph
 from pptx.enum.shapes import MSO_SHAPE_TYPE, PP_PLACEHOLDER
 
 from services.common.errors import InvalidInput
-from services.ingestor.chunking import Block
+from services.common.materials import Chunk
+from services.ingestor.chunking import Block, ChunkLimits
 from services.ingestor.omml import has_math, text_with_math
-from services.ingestor.parsing import parse_markdown
+from services.ingestor.parsing import markdown_table, parse_markdown
+from services.ingestor.qa import table_chunks
 
 _WORD_HEADING = re.compile(r"^(?:heading|見出し)\s*(\d)$", re.I)
 _WORD_CODE_STYLE = re.compile(r"code|preformatted|source|コード", re.I)
@@ -40,7 +48,7 @@ _BULLET_PLACEHOLDERS = {PP_PLACEHOLDER.BODY, PP_PLACEHOLDER.OBJECT}
 
 
 def parse_docx(data: bytes, filename: str) -> tuple[str | None, list[Block]]:
-    document = _open(docx.Document, data, filename, "Word")
+    document = _open(docx.Document, data, filename, "a Word")
     lines: list[str] = []
     code: list[str] = []
     for item in document.iter_inner_content():
@@ -51,7 +59,7 @@ def parse_docx(data: bytes, filename: str) -> tuple[str | None, list[Block]]:
             lines += ["", "```", *code, "```", ""]
             code = []
         if isinstance(item, WordTable):
-            lines += ["", *_table([[c.text for c in row.cells] for row in item.rows]), ""]
+            lines += ["", *markdown_table([[c.text for c in row.cells] for row in item.rows]), ""]
         else:
             lines += _word_paragraph(item)
     if code:
@@ -61,7 +69,7 @@ def parse_docx(data: bytes, filename: str) -> tuple[str | None, list[Block]]:
 
 
 def parse_pptx(data: bytes, filename: str) -> tuple[str | None, list[Block]]:
-    deck = _open(pptx.Presentation, data, filename, "PowerPoint")
+    deck = _open(pptx.Presentation, data, filename, "a PowerPoint")
     headings = [
         _one_line(slide.shapes.title.text) if slide.shapes.title is not None else ""
         for slide in deck.slides
@@ -84,13 +92,45 @@ def parse_pptx(data: bytes, filename: str) -> tuple[str | None, list[Block]]:
     return title, blocks
 
 
+def parse_xlsx(data: bytes, filename: str, limits: ChunkLimits) -> tuple[str | None, list[Chunk]]:
+    workbook = _open(
+        lambda f: openpyxl.load_workbook(f, read_only=True, data_only=True),
+        data,
+        filename,
+        "an Excel",
+    )
+    chunks: list[Chunk] = []
+    try:
+        for sheet in workbook.worksheets:
+            rows = [[_value(v) for v in row] for row in sheet.iter_rows(values_only=True)]
+            if any(cell for row in rows for cell in row):
+                where = f"{filename} (sheet {sheet.title!r})"
+                chunks += table_chunks(rows, where, limits, (sheet.title,))
+        return workbook.properties.title or None, [
+            dataclasses.replace(chunk, ordinal=n) for n, chunk in enumerate(chunks)
+        ]
+    finally:
+        workbook.close()
+
+
+def _value(value: object) -> str:
+    """A cell as a reader sees it: 3 not 3.0, a date without a midnight time."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, datetime.datetime) and value.time() == datetime.time():
+        return value.date().isoformat()
+    return str(value)
+
+
 def _open(reader, data: bytes, filename: str, kind: str):
     # Whatever the library raises on opening (a missing part, broken XML, a damaged ZIP)
     # means the same to the teacher: this file must be saved again.
     try:
         return reader(io.BytesIO(data))
     except Exception as exc:
-        raise InvalidInput(f"{filename!r} cannot be read as a {kind} file: {exc}") from exc
+        raise InvalidInput(f"{filename!r} cannot be read as {kind} file: {exc}") from exc
 
 
 # -- Word -------------------------------------------------------------------------------
@@ -147,7 +187,7 @@ def _shapes(shapes: Iterable) -> Iterator:
 def _slide_shape(shape) -> list[str]:
     if shape.has_table:
         rows = [[cell.text for cell in row.cells] for row in shape.table.rows]
-        return ["", *_table(rows), ""]
+        return ["", *markdown_table(rows), ""]
     if not shape.has_text_frame:
         return []
     bullets = shape.is_placeholder and shape.placeholder_format.type in _BULLET_PLACEHOLDERS
@@ -180,21 +220,6 @@ def _text(paragraph) -> tuple[str, bool]:
 
 def _formula(latex: str) -> list[str]:
     return ["", "$$", latex, "$$", ""]
-
-
-def _table(rows: list[list[str]]) -> list[str]:
-    """A GFM table; the first row is the header."""
-    rows = [[_cell(c) for c in row] for row in rows if any(c.strip() for c in row)]
-    if not rows:
-        return []
-    width = max(len(row) for row in rows)
-    rows = [row + [""] * (width - len(row)) for row in rows]
-    lines = [f"| {' | '.join(row)} |" for row in rows]
-    return [lines[0], "|" + " --- |" * width, *lines[1:]]
-
-
-def _cell(text: str) -> str:
-    return _one_line(text).replace("|", "\\|")
 
 
 def _one_line(text: str) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections.abc import Sequence
 from html.parser import HTMLParser
 
 from services.common.errors import InvalidInput
@@ -170,6 +171,22 @@ def with_outer_pipes(lines: list[str]) -> list[str]:
             i = end
         i += 1
     return out
+
+
+def markdown_table(rows: Sequence[Sequence[object]]) -> list[str]:
+    """Rows as a GFM table, the first row its header: each cell on one line, its pipes
+    escaped; empty rows dropped, short rows padded."""
+    cells = [[_table_cell(value) for value in row] for row in rows]
+    cells = [row for row in cells if any(row)]
+    if not cells:
+        return []
+    width = max(len(row) for row in cells)
+    lines = [f"| {' | '.join(row + [''] * (width - len(row)))} |" for row in cells]
+    return [lines[0], "|" + " --- |" * width, *lines[1:]]
+
+
+def _table_cell(value: object) -> str:
+    return re.sub(r"\s+", " ", "" if value is None else str(value)).strip().replace("|", "\\|")
 
 
 def _cells(row: str) -> int:

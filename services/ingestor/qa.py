@@ -1,8 +1,10 @@
-"""Q/A tables (CSV or JSONL) → one chunk per row: "Q: …\\nA: …".
+"""Tables (CSV, JSONL, spreadsheet sheets) → chunks.
 
-This is the data-registration path of seed 003: a teacher uploads a table of
-questions and answers. Column names are matched loosely, in English or Japanese;
-an optional category column becomes the heading path.
+A table whose header names a question and an answer column is the data-registration
+path of seed 003: one chunk per row, "Q: …\\nA: …". Column names are matched loosely,
+in English or Japanese; an optional category column becomes the heading path. Any other
+table (a schedule, a grading scheme, measurements) is kept as a table: GFM rows that the
+chunker splits at row boundaries, each part repeating the header.
 """
 
 from __future__ import annotations
@@ -10,10 +12,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Sequence
 
 from services.common.errors import InvalidInput
 from services.common.materials import Chunk
-from services.ingestor.chunking import ChunkLimits, split_long
+from services.ingestor.chunking import Block, ChunkLimits, chunk_blocks, split_long
+from services.ingestor.parsing import markdown_table
 
 QUESTION_COLUMNS = ("question", "q", "query", "質問", "問題", "問い", "設問")
 ANSWER_COLUMNS = ("answer", "a", "response", "回答", "答え", "解答", "答")
@@ -29,7 +33,9 @@ CATEGORY_COLUMNS = (
 )
 
 
-def parse_qa_csv(text: str, filename: str, limits: ChunkLimits) -> list[Chunk]:
+def parse_csv(
+    text: str, filename: str, limits: ChunkLimits, heading: tuple[str, ...] = ()
+) -> list[Chunk]:
     sample = text[:4096]
     try:
         dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(sample, delimiters=",\t;")
@@ -39,21 +45,32 @@ def parse_qa_csv(text: str, filename: str, limits: ChunkLimits) -> list[Chunk]:
         rows = list(csv.reader(io.StringIO(text), dialect))
     except csv.Error as exc:
         raise InvalidInput(f"{filename!r} is not valid CSV: {exc}") from exc
-    rows = [row for row in rows if any(cell.strip() for cell in row)]
-    if not rows:
+    if not any(cell.strip() for row in rows for cell in row):
         raise InvalidInput(f"{filename!r} has no rows")
-    header = [_key(cell) for cell in rows[0]]
-    question = _column(header, QUESTION_COLUMNS, filename, "question")
-    answer = _column(header, ANSWER_COLUMNS, filename, "answer")
+    return table_chunks(rows, filename, limits, heading)
+
+
+def table_chunks(
+    rows: Sequence[Sequence[str]], where: str, limits: ChunkLimits, heading: tuple[str, ...] = ()
+) -> list[Chunk]:
+    """Q/A chunks when the first row names a question and an answer column, else the
+    table's rows under ``heading``. ``where`` names the table in errors."""
+    numbered = [(n, row) for n, row in enumerate(rows, start=1) if any(c.strip() for c in row)]
+    header = [_key(cell) for cell in numbered[0][1]]
+    question = next((header.index(c) for c in QUESTION_COLUMNS if c in header), None)
+    answer = next((header.index(c) for c in ANSWER_COLUMNS if c in header), None)
+    if question is None or answer is None:
+        table = "\n".join(markdown_table([row for _, row in numbered]))
+        return chunk_blocks([Block(table, heading)], limits)
     category = next((header.index(c) for c in CATEGORY_COLUMNS if c in header), None)
     records = []
-    for line, row in enumerate(rows[1:], start=2):
+    for line, row in numbered[1:]:
 
-        def cell(index: int | None, row: list[str] = row) -> str:
+        def cell(index: int | None, row: Sequence[str] = row) -> str:
             return row[index].strip() if index is not None and index < len(row) else ""
 
         records.append((f"row {line}", cell(question), cell(answer), cell(category)))
-    return _chunks(records, filename, limits)
+    return _chunks(records, where, limits)
 
 
 def parse_qa_jsonl(text: str, filename: str, limits: ChunkLimits) -> list[Chunk]:

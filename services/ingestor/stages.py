@@ -20,10 +20,10 @@ from services.common.ids import sha256_hex
 from services.common.materials import Chunk
 from services.ingestor.chunking import DEFAULT_LIMITS, Block, ChunkLimits, chunk_blocks
 from services.ingestor.formats import Format, detect_format
-from services.ingestor.office import parse_docx, parse_pptx
+from services.ingestor.office import parse_docx, parse_pptx, parse_xlsx
 from services.ingestor.parsing import decode_text, parse_html, parse_markdown, parse_plain_text
 from services.ingestor.pdf import parse_pdf
-from services.ingestor.qa import parse_qa_csv, parse_qa_jsonl
+from services.ingestor.qa import parse_csv, parse_qa_jsonl
 
 logger = logging.getLogger(__name__)
 
@@ -79,8 +79,11 @@ def parse_material(
         title, blocks = parse_office(data, filename)
         chunks = chunk_blocks(blocks, limits)
         page_count = max((b.page or 0 for b in blocks), default=0) or None
+    elif fmt is Format.XLSX:
+        title, chunks = parse_xlsx(data, filename, limits)
     elif fmt is Format.QA_CSV:
-        chunks = parse_qa_csv(decode_text(data, filename), filename, limits)
+        # a table that is not Q/A rows is named by its file, as a heading would name it
+        chunks = parse_csv(decode_text(data, filename), filename, limits, (fallback_title,))
     elif fmt is Format.QA_JSONL:
         chunks = parse_qa_jsonl(decode_text(data, filename), filename, limits)
     else:

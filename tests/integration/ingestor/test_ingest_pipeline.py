@@ -15,7 +15,7 @@ from services.common.ids import ingest_key, sha256_hex
 from services.common.kafka_io import now_ms
 from services.common.materials import enroll, ensure_subject
 from services.sdk import Client
-from tests.office_files import slides, word_notes
+from tests.office_files import slides, word_notes, workbook
 from tools.replay import dead_letters
 
 pytestmark = pytest.mark.integration
@@ -84,14 +84,15 @@ def test_markdown_pdf_and_text_are_stored_with_pages_headings_and_vectors(pipeli
     ) == [(title,)]
 
 
-def test_word_and_powerpoint_are_stored_with_sections_slides_and_vectors(
+def test_office_files_are_stored_with_sections_slides_sheets_and_vectors(
     pipeline, course, tmp_path
 ):
-    note, deck = tmp_path / "lecture3.docx", tmp_path / "lecture5.pptx"
+    note, deck, book = tmp_path / "lecture3.docx", tmp_path / "lecture5.pptx", tmp_path / "c.xlsx"
     note.write_bytes(word_notes())
     deck.write_bytes(slides())
-    word, powerpoint = ingest(pipeline, course, [note, deck])
-    assert (word.status, powerpoint.status) == ("STORED", "STORED"), (word.error, powerpoint.error)
+    book.write_bytes(workbook())
+    word, powerpoint, excel = outcomes = ingest(pipeline, course, [note, deck, book])
+    assert [o.status for o in outcomes] == ["STORED"] * 3, [o.error for o in outcomes]
     table = rows(
         pipeline,
         "SELECT heading_path, vector_dims(embedding) FROM chunks"
@@ -109,6 +110,12 @@ def test_word_and_powerpoint_are_stored_with_sections_slides_and_vectors(
     assert rows(
         pipeline, "SELECT title FROM materials WHERE material_id = %s", powerpoint.material_id
     ) == [("Vector search",)]
+    sheets = rows(
+        pipeline,
+        "SELECT heading_path FROM chunks WHERE material_id = %s ORDER BY ordinal",
+        excel.material_id,
+    )
+    assert sheets == [(["試験"],), (["課題"],), (["授業計画"],)]
 
 
 def test_the_same_job_three_times_stores_one_material(pipeline, course, tmp_path):

@@ -12,7 +12,7 @@ import pytest
 from services.common.errors import InvalidInput
 from services.ingestor.formats import Format, detect_format
 from services.ingestor.stages import parse_material
-from tests.office_files import IDF_LATEX, slides, word_notes
+from tests.office_files import IDF_LATEX, slides, word_notes, workbook
 
 
 def zipped(*names: str) -> bytes:
@@ -91,6 +91,23 @@ def test_a_slide_table_is_a_table_read_after_the_text_above_it():
     assert chunk.text.index("Measured on 500,000") < chunk.text.index("| index |")
 
 
+# -- Excel -----------------------------------------------------------------------------
+
+
+def test_a_q_a_sheet_is_q_a_rows_and_another_sheet_a_table_under_its_name():
+    material = parse_material(workbook(), "course.xlsx")
+    assert material.format is Format.XLSX
+    assert [(c.ordinal, c.heading_path, c.text) for c in material.chunks[:2]] == [
+        (0, ("試験",), "Q: 電卓は使えますか？\nA: 関数電卓は使えます。"),
+        (1, ("課題",), "Q: 締め切りは？\nA: 翌週水曜 23:59 です。"),
+    ]
+    (schedule,) = material.chunks[2:]  # the empty sheet gives nothing
+    assert schedule.heading_path == ("授業計画",)
+    # cells as a reader sees them: a date without its midnight time, 1 not 1.0
+    assert "| 1 | 2025-10-02 | 関係モデル | 1 |" in schedule.text.splitlines()
+    assert "| 2 | 2025-10-09 | SQL と索引 | 2.5 |" in schedule.text.splitlines()
+
+
 # -- what the file is -------------------------------------------------------------------
 
 
@@ -99,6 +116,7 @@ def test_a_slide_table_is_a_table_read_after_the_text_above_it():
     [
         (word_notes(), "upload.bin", Format.DOCX),  # the part inside decides, not the name
         (slides(), "slides.docx", Format.PPTX),
+        (workbook(), "grades", Format.XLSX),
     ],
 )
 def test_office_files_are_told_by_their_main_part(data, filename, expected):
@@ -108,7 +126,6 @@ def test_office_files_are_told_by_their_main_part(data, filename, expected):
 @pytest.mark.parametrize(
     ("data", "filename", "message"),
     [
-        (zipped("xl/workbook.xml"), "grades.xlsx", "save its Q/A sheet as CSV"),
         (zipped("lecture.md"), "materials.zip", "upload the files inside it one by one"),
         (b"PK\x03\x04 not really a zip", "notes.docx", "damaged ZIP"),
         (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "old.ppt", "save it as .docx or .pptx"),
@@ -120,6 +137,11 @@ def test_other_containers_are_refused_saying_what_to_do(data, filename, message)
         detect_format(data, filename)
 
 
-def test_a_word_file_without_its_parts_is_refused_clearly():
-    with pytest.raises(InvalidInput, match="cannot be read as a Word file"):
-        parse_material(zipped("word/document.xml"), "broken.docx")
+@pytest.mark.parametrize(
+    ("part", "kind"),
+    [("word/document.xml", "a Word"), ("ppt/presentation.xml", "a PowerPoint"),
+     ("xl/workbook.xml", "an Excel")],
+)  # fmt: skip
+def test_an_office_file_without_its_parts_is_refused_clearly(part, kind):
+    with pytest.raises(InvalidInput, match=f"cannot be read as {kind} file"):
+        parse_material(zipped(part), "broken")

@@ -52,10 +52,21 @@ def test_long_answer_is_split_and_each_part_repeats_the_question():
     assert "".join(c.text.removeprefix("Q: 分散とは？\nA: ") for c in chunks) == answer
 
 
+def test_a_csv_that_is_not_q_a_rows_is_kept_as_a_table_split_at_rows():
+    rows = "".join(f"第{n}回,2025-10-{n:02d},{'講義内容' * 3}{n}\n" for n in range(1, 13))
+    data = f"回,日付,内容\n{rows}".encode()
+    limits = ChunkLimits(target_chars=150, max_chars=200, min_chars=20)
+    chunks = parse_material(data, "schedule.csv", limits=limits).chunks
+    assert len(chunks) >= 2 and {c.heading_path for c in chunks} == {("schedule",)}
+    for chunk in chunks:  # every part reads on its own: the header names its cells
+        assert chunk.text.splitlines()[-1].startswith("| 第")
+        assert "| 回 | 日付 | 内容 |" in chunk.text.splitlines()
+    assert sum(c.text.count("| 第") for c in chunks) == 12  # no row lost, none twice
+
+
 @pytest.mark.parametrize(
     ("data", "filename", "message"),
     [
-        (b"title,body\nx,y\n", "faq.csv", "has no question column (found title, body"),
         (b"question,answer\nWhat?,\n", "faq.csv", "row 2: the answer is empty"),
         (b'{"question": "x", "answer": "y"}\nnot json\n', "faq.jsonl", "line 2 is not JSON"),
         (b'["question", "answer"]\n', "faq.jsonl", "line 1 is not a JSON object"),
