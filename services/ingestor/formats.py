@@ -21,7 +21,7 @@ class Format(StrEnum):
     TEXT = "text"
     HTML = "html"
     PDF = "pdf"
-    QA_CSV = "qa-csv"
+    CSV = "csv"
     QA_JSONL = "qa-jsonl"
     IMAGE = "image"
     DOCX = "docx"
@@ -34,7 +34,7 @@ MIME_TYPES = {
     Format.TEXT: "text/plain",
     Format.HTML: "text/html",
     Format.PDF: "application/pdf",
-    Format.QA_CSV: "text/csv",
+    Format.CSV: "text/csv",
     Format.QA_JSONL: "application/jsonl",
     Format.DOCX: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
     Format.PPTX: "application/vnd.openxmlformats-officedocument.presentationml.presentation",
@@ -56,7 +56,7 @@ _EXTENSIONS = {
     ".html": Format.HTML,
     ".htm": Format.HTML,
     ".pdf": Format.PDF,
-    ".csv": Format.QA_CSV,
+    ".csv": Format.CSV,
     ".jsonl": Format.QA_JSONL,
     ".ndjson": Format.QA_JSONL,
     ".docx": Format.DOCX,
@@ -71,7 +71,7 @@ _MIMES = {
     "text/html": Format.HTML,
     "application/xhtml+xml": Format.HTML,
     "application/pdf": Format.PDF,
-    "text/csv": Format.QA_CSV,
+    "text/csv": Format.CSV,
     "application/jsonl": Format.QA_JSONL,
     "application/x-ndjson": Format.QA_JSONL,
 }

@@ -81,7 +81,7 @@ def parse_material(
         page_count = max((b.page or 0 for b in blocks), default=0) or None
     elif fmt is Format.XLSX:
         title, chunks = parse_xlsx(data, filename, limits)
-    elif fmt is Format.QA_CSV:
+    elif fmt is Format.CSV:
         # a table that is not Q/A rows is named by its file, as a heading would name it
         chunks = parse_csv(decode_text(data, filename), filename, limits, (fallback_title,))
     elif fmt is Format.QA_JSONL:

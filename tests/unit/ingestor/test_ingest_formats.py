@@ -17,7 +17,7 @@ from services.ingestor.formats import Format, detect_format
         (b"plain", "notes.txt", "text/plain", (Format.TEXT, "text/plain")),
         (b"<!DOCTYPE html><p>x</p>", "page.txt", "", (Format.HTML, "text/html")),
         (b"<h1>x</h1>", "page.htm", "", (Format.HTML, "text/html")),
-        (b"question,answer\n", "faq.csv", "", (Format.QA_CSV, "text/csv")),
+        (b"question,answer\n", "faq.csv", "", (Format.CSV, "text/csv")),
         (b'{"q": 1}\n', "faq.jsonl", "", (Format.QA_JSONL, "application/jsonl")),
         (b"# x", "upload", "text/markdown; charset=utf-8", (Format.MARKDOWN, "text/markdown")),
     ],

@@ -97,7 +97,7 @@ EXPECTED = {
     "03_hypothesis_testing.html": ("html", 6),
     "04_worked_examples.pdf": ("pdf", 5),
     "05_sampling_ja.txt": ("text", 2),
-    "faq.csv": ("qa-csv", 7),
+    "faq.csv": ("csv", 7),
 }
 
 
