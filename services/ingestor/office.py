@@ -8,7 +8,9 @@ chunker keeps each whole with the sentence that introduces it:
 - Word: ``Heading n`` (見出し n) paragraphs open sections, list paragraphs are items
   (indented by level), paragraphs in a code or preformatted style, or set wholly in a
   monospace font, are a code block, tables are GFM tables, equations LaTeX (``omml.py``:
-  an equation alone in its paragraph is a ``$$`` display); body order is kept.
+  an equation alone in its paragraph is a ``$$`` display); body order is kept. Text the
+  library's own reading leaves out is kept: paragraphs inside content controls, tracked
+  insertions not yet accepted, text boxes (``omml.paragraph_text``); deleted text is not.
 - PowerPoint: each slide is a section named by its title and cited by its number as the
   page; the body placeholder's paragraphs are list items (indented by level), other text
   boxes prose, tables GFM tables, shapes read top to bottom, then left to right; the
@@ -30,6 +32,7 @@ from collections.abc import Iterable, Iterator
 import docx
 import openpyxl
 import pptx
+from docx.oxml.ns import qn
 from docx.table import Table as WordTable
 from docx.text.paragraph import Paragraph as WordParagraph
 from pptx.enum.shapes import MSO_SHAPE_TYPE, PP_PLACEHOLDER
@@ -37,7 +40,7 @@ from pptx.enum.shapes import MSO_SHAPE_TYPE, PP_PLACEHOLDER
 from services.common.errors import InvalidInput
 from services.common.materials import Chunk
 from services.ingestor.chunking import Block, ChunkLimits
-from services.ingestor.omml import has_math, text_with_math
+from services.ingestor.omml import paragraph_text
 from services.ingestor.parsing import markdown_table, parse_markdown
 from services.ingestor.qa import table_chunks
 
@@ -51,17 +54,23 @@ def parse_docx(data: bytes, filename: str) -> tuple[str | None, list[Block]]:
     document = _open(docx.Document, data, filename, "a Word")
     lines: list[str] = []
     code: list[str] = []
-    for item in document.iter_inner_content():
-        if isinstance(item, WordParagraph) and _is_code(item):
-            code.append(item.text)
+    for element in _word_body(document.element.body):
+        paragraph = WordParagraph(element, document) if element.tag == qn("w:p") else None
+        if paragraph is not None and _is_code(paragraph):
+            code.append(paragraph_text(element)[0].rstrip())  # its indentation is meaning
             continue
         if code:
             lines += ["", "```", *code, "```", ""]
             code = []
-        if isinstance(item, WordTable):
-            lines += ["", *markdown_table([[c.text for c in row.cells] for row in item.rows]), ""]
+        if paragraph is None:
+            table = WordTable(element, document)
+            lines += [
+                "",
+                *markdown_table([[_cell(c) for c in row.cells] for row in table.rows]),
+                "",
+            ]
         else:
-            lines += _word_paragraph(item)
+            lines += _word_paragraph(paragraph)
     if code:
         lines += ["", "```", *code, "```", ""]
     title, blocks = parse_markdown("\n".join(lines))
@@ -134,6 +143,21 @@ def _open(reader, data: bytes, filename: str, kind: str):
 
 
 # -- Word -------------------------------------------------------------------------------
+
+
+def _word_body(container) -> Iterator:
+    """The body's paragraphs and tables in order, those inside content controls (a
+    template's fields, a cover page) included: python-docx's own walk skips them."""
+    for child in container.iterchildren():
+        if child.tag in (qn("w:p"), qn("w:tbl")):
+            yield child
+        elif child.tag in (qn("w:sdt"), qn("w:customXml")):
+            content = child.find(qn("w:sdtContent"))
+            yield from _word_body(content if content is not None else child)
+
+
+def _cell(cell) -> str:
+    return " ".join(paragraph_text(p)[0] for p in cell._tc.iter(qn("w:p")))
 
 
 def _word_paragraph(paragraph: WordParagraph) -> list[str]:
@@ -210,12 +234,9 @@ def _slide_shape(shape) -> list[str]:
 
 
 def _text(paragraph) -> tuple[str, bool]:
-    """A Word or slide paragraph's text, equations included (the libraries skip them), and
-    whether it is one display equation."""
-    if has_math(paragraph._p):
-        text, display = text_with_math(paragraph._p)
-        return text.strip(), display
-    return paragraph.text.strip(), False
+    """A Word or slide paragraph's text, and whether it is one display equation."""
+    text, display = paragraph_text(paragraph._p)
+    return text.strip(), display
 
 
 def _formula(latex: str) -> list[str]:

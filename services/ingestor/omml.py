@@ -1,4 +1,5 @@
-"""Office Math (OMML), the equations of Word and PowerPoint, as LaTeX.
+"""A Word or slide paragraph's text, and Office Math (OMML), the equations of Word and
+PowerPoint, as LaTeX.
 
 Neither python-docx nor python-pptx reads equations: a paragraph's text skips them, so
 a formula in a lecture note would vanish from its chunk. The common constructs become
@@ -18,9 +19,10 @@ def is_math(element) -> bool:
     return _local(element) in ("oMath", "oMathPara") and _namespace(element) == MATH
 
 
-def text_with_math(paragraph) -> tuple[str, bool]:
-    """A Word (``w:p``) or slide (``a:p``) paragraph element's text in order, its equations
-    as ``$…$``; or the bare LaTeX and True when the paragraph is one equation alone."""
+def paragraph_text(paragraph) -> tuple[str, bool]:
+    """A Word (``w:p``) or slide (``a:p``) paragraph element's text in order, with what
+    python-docx and python-pptx leave out: equations (as ``$…$``), tracked insertions and
+    text boxes. Or the bare LaTeX and True when the paragraph is one equation alone."""
     parts: list[tuple[bool, str]] = []  # (is an equation, text)
     for child in paragraph:
         name = _local(child)
@@ -39,10 +41,6 @@ def text_with_math(paragraph) -> tuple[str, bool]:
     return "".join(f"${t}$" if is_equation else t for is_equation, t in parts), False
 
 
-def has_math(element) -> bool:
-    return _math_inside(element) is not None
-
-
 def _math_inside(element):
     """The first equation in an element: a slide keeps its equations in
     ``mc:AlternateContent``, beside a picture of them for older readers."""
@@ -50,17 +48,19 @@ def _math_inside(element):
 
 
 def _plain(element) -> str:
-    """The text of a run, field or hyperlink, in order: text, tabs and breaks."""
-    out = []
-    for node in element.iter():
-        name = _local(node)
-        if name == "t" and _namespace(node) != MATH:
-            out.append(node.text or "")
-        elif name == "tab":
-            out.append("\t")
-        elif name in ("br", "cr"):
-            out.append("\n")
-    return "".join(out)
+    """The text of a run, field, hyperlink or tracked insertion, in order: text, tabs and
+    breaks. Deleted text (``w:delText``) is not text; a fallback copy kept for older
+    readers (``mc:Fallback``, as beside a text box) is skipped, or it would read twice."""
+    name = _local(element)
+    if name == "Fallback":
+        return ""
+    if name == "t" and _namespace(element) != MATH:
+        return element.text or ""
+    if name == "tab":
+        return "\t"
+    if name in ("br", "cr"):
+        return "\n"
+    return "".join(_plain(child) for child in element)
 
 
 def to_latex(element) -> str:

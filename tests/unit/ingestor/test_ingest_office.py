@@ -7,7 +7,10 @@ from __future__ import annotations
 import io
 import zipfile
 
+import docx
 import pytest
+from docx.oxml import parse_xml
+from docx.oxml.ns import nsdecls
 
 from services.common.errors import InvalidInput
 from services.ingestor.formats import Format, detect_format
@@ -57,6 +60,40 @@ def test_a_word_equation_is_latex_a_display_alone_and_inline_in_a_sentence():
     chunk = chunk_with(parse_material(word_notes(), "lecture3.docx"), "次の式で計算する")
     assert f"次の式で計算する。\n\n$$\n{IDF_LATEX}\n$$" in chunk.text
     assert "ここで $N$ は文書数である。" in chunk.text
+
+
+def test_word_text_the_library_skips_is_kept_and_deleted_text_is_not():
+    document = docx.Document()
+    w = nsdecls("w")
+    # a template's content control (a cover page, a field) holds whole paragraphs
+    document.element.body.insert(
+        0,
+        parse_xml(
+            f"<w:sdt {w}><w:sdtContent><w:p><w:r><w:t>表紙：データベース論</w:t></w:r></w:p>"
+            "</w:sdtContent></w:sdt>"
+        ),
+    )
+    edited = document.add_paragraph("索引は")
+    edited._p.append(
+        parse_xml(  # a tracked change not yet accepted
+            f'<w:ins {w} w:id="1" w:author="t"><w:r><w:t>読み出しを速くし、</w:t></w:r></w:ins>'
+        )
+    )
+    edited._p.append(
+        parse_xml(
+            f'<w:del {w} w:id="2" w:author="t"><w:r><w:delText>必ず</w:delText></w:r></w:del>'
+        )
+    )
+    edited.add_run("書き込みを遅くする。")
+    (chunk,) = parse_material(_saved(document), "draft.docx").chunks
+    assert "表紙：データベース論" in chunk.text
+    assert "索引は読み出しを速くし、書き込みを遅くする。" in chunk.text
+
+
+def _saved(document) -> bytes:
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
 
 
 # -- PowerPoint -------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 import pytest
 from docx.oxml import parse_xml
 
-from services.ingestor.omml import MATH, text_with_math, to_latex
+from services.ingestor.omml import MATH, paragraph_text, to_latex
 
 
 def r(text: str) -> str:
@@ -45,6 +45,19 @@ def test_an_equation_inside_a_sentence_is_inline_and_alone_it_is_a_display():
         f'<w:p xmlns:w="{w}" xmlns:m="{MATH}"><w:r><w:t xml:space="preserve">where </w:t></w:r>'
         f"<m:oMath>{r('N')}</m:oMath><w:r><w:t xml:space='preserve'> is the count</w:t></w:r></w:p>"
     )
-    assert text_with_math(sentence) == ("where $N$ is the count", False)
+    assert paragraph_text(sentence) == ("where $N$ is the count", False)
     alone = parse_xml(f'<w:p xmlns:w="{w}" xmlns:m="{MATH}"><m:oMath>{r("E=mc^2")}</m:oMath></w:p>')
-    assert text_with_math(alone) == ("E=mc^2", True)
+    assert paragraph_text(alone) == ("E=mc^2", True)
+
+
+def test_a_text_box_is_read_once_not_again_from_its_fallback_copy():
+    w = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+    mc = "http://schemas.openxmlformats.org/markup-compatibility/2006"
+    text = "<w:r><w:t>注意：索引は書き込みを遅くする</w:t></w:r>"
+    box = f"<w:txbxContent><w:p>{text}</w:p></w:txbxContent>"
+    paragraph = parse_xml(
+        f'<w:p xmlns:w="{w}" xmlns:mc="{mc}"><w:r><w:t xml:space="preserve">図1 </w:t></w:r>'
+        f"<w:r><mc:AlternateContent><mc:Choice Requires='wps'>{box}</mc:Choice>"
+        f"<mc:Fallback>{box}</mc:Fallback></mc:AlternateContent></w:r></w:p>"
+    )
+    assert paragraph_text(paragraph) == ("図1 注意：索引は書き込みを遅くする", False)
