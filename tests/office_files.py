@@ -12,9 +12,17 @@ import docx
 import openpyxl
 import pptx
 from docx.oxml import parse_xml
+from pptx.opc.constants import RELATIONSHIP_TYPE as RT
+from pptx.opc.package import Part
+from pptx.opc.packuri import PackURI
 from pptx.util import Inches
 
 M = "http://schemas.openxmlformats.org/officeDocument/2006/math"
+A = "http://schemas.openxmlformats.org/drawingml/2006/main"
+P = "http://schemas.openxmlformats.org/presentationml/2006/main"
+R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+DGM = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
+DIAGRAM_DATA = "application/vnd.openxmlformats-officedocument.drawingml.diagramData+xml"
 # IDF(t) = log((N - n_t + 0.5) / (n_t + 0.5)) as Word writes it (Office Math, OMML)
 N_T = "<m:sSub><m:e><m:r><m:t>n</m:t></m:r></m:e><m:sub><m:r><m:t>t</m:t></m:r></m:sub></m:sSub>"
 IDF = (
@@ -62,14 +70,14 @@ def word_notes() -> bytes:
     document.add_paragraph("索引は書き込みを遅くする。")
     document.add_heading("IDF", level=1)
     document.add_paragraph("語の重みは次の式で計算する。")
-    document.add_paragraph()._p.append(_math(f'<m:oMathPara xmlns:m="{M}">{IDF}</m:oMathPara>'))
+    document.add_paragraph()._p.append(_xml(f'<m:oMathPara xmlns:m="{M}">{IDF}</m:oMathPara>'))
     inline = document.add_paragraph("ここで ")
-    inline._p.append(_math(f'<m:oMath xmlns:m="{M}"><m:r><m:t>N</m:t></m:r></m:oMath>'))
+    inline._p.append(_xml(f'<m:oMath xmlns:m="{M}"><m:r><m:t>N</m:t></m:r></m:oMath>'))
     inline.add_run(" は文書数である。")
     return _saved(document)
 
 
-def _math(xml: str):
+def _xml(xml: str):
     return parse_xml(xml)
 
 
@@ -98,8 +106,38 @@ def slides() -> bytes:
     cosine.shapes.title.text = "Cosine similarity"
     box = cosine.shapes.add_textbox(Inches(1), Inches(1.5), Inches(8), Inches(2)).text_frame
     box.text = "The similarity of two vectors:"
-    box.add_paragraph()._p.append(_math(SLIDE_EQUATION))
+    box.add_paragraph()._p.append(_xml(SLIDE_EQUATION))
+    _add_smartart(deck, "Search loop", ["計画", "検索", "評価", "回答"])
     return _saved(deck)
+
+
+def _add_smartart(deck, title: str, steps: list[str]) -> None:
+    """A slide with a SmartArt process: python-pptx writes no SmartArt, so its diagram
+    data part and the graphic frame naming it are written here as PowerPoint does."""
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = title
+    points = "".join(
+        f'<dgm:pt modelId="{n}"><dgm:t><a:bodyPr/><a:p><a:r><a:t>{step}</a:t></a:r></a:p>'
+        "</dgm:t></dgm:pt>"
+        for n, step in enumerate(steps, start=1)
+    )
+    data = (
+        f'<dgm:dataModel xmlns:dgm="{DGM}" xmlns:a="{A}"><dgm:ptLst>'
+        f'<dgm:pt modelId="0" type="doc"><dgm:t><a:p><a:r><a:t>doc</a:t></a:r></a:p></dgm:t>'
+        f'</dgm:pt>{points}<dgm:pt modelId="9" type="parTrans"/></dgm:ptLst></dgm:dataModel>'
+    )
+    part = Part(PackURI("/ppt/diagrams/data1.xml"), DIAGRAM_DATA, deck.part.package, data.encode())
+    rid = slide.part.relate_to(part, RT.DIAGRAM_DATA)
+    slide.shapes._spTree.append(
+        _xml(
+            f'<p:graphicFrame xmlns:p="{P}" xmlns:a="{A}"><p:nvGraphicFramePr>'
+            '<p:cNvPr id="10" name="Diagram 1"/><p:cNvGraphicFramePr/><p:nvPr/>'
+            "</p:nvGraphicFramePr>"
+            '<p:xfrm><a:off x="914400" y="1828800"/><a:ext cx="7315200" cy="2743200"/></p:xfrm>'
+            f'<a:graphic><a:graphicData uri="{DGM}"><dgm:relIds xmlns:dgm="{DGM}" xmlns:r="{R}"'
+            f' r:dm="{rid}" r:lo="" r:qs="" r:cs=""/></a:graphicData></a:graphic></p:graphicFrame>'
+        )
+    )
 
 
 def _saved(document) -> bytes:

@@ -13,9 +13,9 @@ chunker keeps each whole with the sentence that introduces it:
   insertions not yet accepted, text boxes (``omml.paragraph_text``); deleted text is not.
 - PowerPoint: each slide is a section named by its title and cited by its number as the
   page; the body placeholder's paragraphs are list items (indented by level), other text
-  boxes prose, tables GFM tables, shapes read top to bottom, then left to right; the
-  speaker notes follow the slide's own text, since that is where many teachers write what
-  they say.
+  boxes prose, tables GFM tables, a SmartArt diagram's nodes list items (python-pptx does
+  not read them), shapes read top to bottom, then left to right; the speaker notes follow
+  the slide's own text, since that is where many teachers write what they say.
 - Excel: each sheet is a table (``qa.table_chunks``): Q/A rows when its header names a
   question and an answer column, else its rows under the sheet's name; a formula cell
   gives the value Excel last computed.
@@ -36,6 +36,7 @@ from docx.oxml.ns import qn
 from docx.table import Table as WordTable
 from docx.text.paragraph import Paragraph as WordParagraph
 from pptx.enum.shapes import MSO_SHAPE_TYPE, PP_PLACEHOLDER
+from pptx.oxml import parse_xml as parse_slide_xml
 
 from services.common.errors import InvalidInput
 from services.common.materials import Chunk
@@ -48,6 +49,9 @@ _WORD_HEADING = re.compile(r"^(?:heading|見出し)\s*(\d)$", re.I)
 _WORD_CODE_STYLE = re.compile(r"code|preformatted|source|コード", re.I)
 _MONOSPACE = re.compile(r"courier|consolas|menlo|monaco|mono|ｺﾞｼｯｸ|ゴシック.*等幅|MS Gothic", re.I)
 _BULLET_PLACEHOLDERS = {PP_PLACEHOLDER.BODY, PP_PLACEHOLDER.OBJECT}
+_DIAGRAM = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
+_DRAWING = "http://schemas.openxmlformats.org/drawingml/2006/main"
+_RELATIONSHIPS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 
 
 def parse_docx(data: bytes, filename: str) -> tuple[str | None, list[Block]]:
@@ -209,6 +213,8 @@ def _shapes(shapes: Iterable) -> Iterator:
 
 
 def _slide_shape(shape) -> list[str]:
+    if _is_smartart(shape):
+        return ["", *(f"- {text}" for text in _smartart_texts(shape)), ""]
     if shape.has_table:
         rows = [[cell.text for cell in row.cells] for row in shape.table.rows]
         return ["", *markdown_table(rows), ""]
@@ -228,6 +234,29 @@ def _slide_shape(shape) -> list[str]:
         else:
             lines += [*_prose(text), ""]
     return [*lines, ""]
+
+
+def _is_smartart(shape) -> bool:
+    uri = getattr(shape.element, "graphicData_uri", None)
+    return uri == _DIAGRAM
+
+
+def _smartart_texts(shape) -> list[str]:
+    """A SmartArt diagram's node texts in order. python-pptx does not read them: they live
+    in the diagram's data part, which the graphic frame names by relationship."""
+    relation = shape.element.graphicData.find(f"{{{_DIAGRAM}}}relIds")
+    if relation is None:
+        return []
+    data = shape.part.related_part(relation.get(f"{{{_RELATIONSHIPS}}}dm"))
+    points = parse_slide_xml(data.blob).iter(f"{{{_DIAGRAM}}}pt")
+    texts = []
+    for point in points:
+        if point.get("type", "node") != "node":
+            continue  # the diagram's document, transitions and connections hold no words
+        body = point.find(f"{{{_DIAGRAM}}}t")
+        paragraphs = [] if body is None else body.iter(f"{{{_DRAWING}}}p")
+        texts += [t for p in paragraphs if (t := _one_line(paragraph_text(p)[0]))]
+    return texts
 
 
 # -- shared -----------------------------------------------------------------------------

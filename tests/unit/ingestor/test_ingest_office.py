@@ -102,7 +102,7 @@ def _saved(document) -> bytes:
 def test_each_slide_is_a_page_under_the_deck_title():
     material = parse_material(slides(), "lecture5.pptx")
     assert material.format is Format.PPTX and material.title == "Vector search"
-    assert material.page_count == 4
+    assert material.page_count == 5
     chunk = chunk_with(material, "Three parameters")
     assert chunk.page == 2 and chunk.heading_path == ("Vector search", "HNSW parameters")
 
@@ -119,6 +119,15 @@ def test_a_slide_equation_is_read_from_office_math_not_its_fallback_picture():
     chunk = chunk_with(parse_material(slides(), "lecture5.pptx"), "two vectors")
     assert chunk.page == 4
     assert "$$\ncos(a,b)=\\frac{a·b}{‖a‖‖b‖}\n$$" in chunk.text
+
+
+def test_smartart_node_texts_are_list_items_of_their_slide():
+    # python-pptx reads no SmartArt: its words live in the diagram's data part
+    chunk = chunk_with(parse_material(slides(), "lecture5.pptx"), "- 計画")
+    assert chunk.page == 5 and chunk.heading_path == ("Vector search", "Search loop")
+    assert [line for line in chunk.text.splitlines() if line.startswith("- ")] == [
+        "- 計画", "- 検索", "- 評価", "- 回答",
+    ]  # fmt: skip
 
 
 def test_a_slide_table_is_a_table_read_after_the_text_above_it():
