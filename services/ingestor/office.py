@@ -56,11 +56,14 @@ _RELATIONSHIPS = "http://schemas.openxmlformats.org/officeDocument/2006/relation
 
 def parse_docx(data: bytes, filename: str) -> tuple[str | None, list[Block]]:
     document = _open(docx.Document, data, filename, "a Word")
+    # python-docx resolves a paragraph's style by scanning every style, each time it is asked
+    names = {style.style_id: style.name for style in document.styles}
     lines: list[str] = []
     code: list[str] = []
     for element in _word_body(document.element.body):
         paragraph = WordParagraph(element, document) if element.tag == qn("w:p") else None
-        if paragraph is not None and _is_code(paragraph):
+        style = names.get(element.style, "") if paragraph is not None else ""
+        if paragraph is not None and _is_code(paragraph, style):
             code.append(paragraph_text(element)[0].rstrip())  # its indentation is meaning
             continue
         if code:
@@ -74,7 +77,7 @@ def parse_docx(data: bytes, filename: str) -> tuple[str | None, list[Block]]:
                 "",
             ]
         else:
-            lines += _word_paragraph(paragraph)
+            lines += _word_paragraph(paragraph, style)
     if code:
         lines += ["", "```", *code, "```", ""]
     title, blocks = parse_markdown("\n".join(lines))
@@ -164,36 +167,33 @@ def _cell(cell) -> str:
     return " ".join(paragraph_text(p)[0] for p in cell._tc.iter(qn("w:p")))
 
 
-def _word_paragraph(paragraph: WordParagraph) -> list[str]:
+def _word_paragraph(paragraph: WordParagraph, style: str) -> list[str]:
     text, display = _text(paragraph)
     if not text:
         return [""]
     if display:
         return _formula(text)
-    style = paragraph.style.name if paragraph.style is not None else ""
     if style == "Title":
         return ["", f"# {_one_line(text)}", ""]
     if heading := _WORD_HEADING.match(style):
         return ["", f"{'#' * min(6, int(heading.group(1)) + 1)} {_one_line(text)}", ""]
-    if (level := _list_level(paragraph)) is not None:
+    if (level := _list_level(paragraph, style)) is not None:
         return [f"{'  ' * level}- {_one_line(text)}"]
     return ["", *_prose(text), ""]
 
 
-def _list_level(paragraph: WordParagraph) -> int | None:
+def _list_level(paragraph: WordParagraph, style: str) -> int | None:
     properties = paragraph._p.pPr
     numbering = properties.numPr if properties is not None else None
     if numbering is not None and numbering.numId is not None and numbering.numId.val != 0:
         return numbering.ilvl.val if numbering.ilvl is not None else 0
-    style = paragraph.style.name if paragraph.style is not None else ""
     if not style.startswith("List"):
         return None
     nested = re.search(r"(\d)$", style)  # List Bullet 2 is the second level
     return int(nested.group(1)) - 1 if nested else 0
 
 
-def _is_code(paragraph: WordParagraph) -> bool:
-    style = paragraph.style.name if paragraph.style is not None else ""
+def _is_code(paragraph: WordParagraph, style: str) -> bool:
     if _WORD_CODE_STYLE.search(style):
         return True
     runs = [r for r in paragraph.runs if r.text.strip()]
