@@ -1,7 +1,7 @@
 """Office course materials written with python-docx, python-pptx and openpyxl, for the
 ingestion tests: a lecture note with headings, a table, a list, a code listing and
-equations; a deck with bullets, speaker notes, a table and an equation; a workbook with
-a Q/A sheet and a schedule."""
+equations; a deck with bullets, speaker notes, a table, an equation and a SmartArt
+process; a workbook with a Q/A sheet and a schedule."""
 
 from __future__ import annotations
 
@@ -70,15 +70,11 @@ def word_notes() -> bytes:
     document.add_paragraph("索引は書き込みを遅くする。")
     document.add_heading("IDF", level=1)
     document.add_paragraph("語の重みは次の式で計算する。")
-    document.add_paragraph()._p.append(_xml(f'<m:oMathPara xmlns:m="{M}">{IDF}</m:oMathPara>'))
+    document.add_paragraph()._p.append(parse_xml(f'<m:oMathPara xmlns:m="{M}">{IDF}</m:oMathPara>'))
     inline = document.add_paragraph("ここで ")
-    inline._p.append(_xml(f'<m:oMath xmlns:m="{M}"><m:r><m:t>N</m:t></m:r></m:oMath>'))
+    inline._p.append(parse_xml(f'<m:oMath xmlns:m="{M}"><m:r><m:t>N</m:t></m:r></m:oMath>'))
     inline.add_run(" は文書数である。")
     return _saved(document)
-
-
-def _xml(xml: str):
-    return parse_xml(xml)
 
 
 def slides() -> bytes:
@@ -106,7 +102,7 @@ def slides() -> bytes:
     cosine.shapes.title.text = "Cosine similarity"
     box = cosine.shapes.add_textbox(Inches(1), Inches(1.5), Inches(8), Inches(2)).text_frame
     box.text = "The similarity of two vectors:"
-    box.add_paragraph()._p.append(_xml(SLIDE_EQUATION))
+    box.add_paragraph()._p.append(parse_xml(SLIDE_EQUATION))
     _add_smartart(deck, "Search loop", ["計画", "検索", "評価", "回答"])
     return _saved(deck)
 
@@ -129,7 +125,7 @@ def _add_smartart(deck, title: str, steps: list[str]) -> None:
     part = Part(PackURI("/ppt/diagrams/data1.xml"), DIAGRAM_DATA, deck.part.package, data.encode())
     rid = slide.part.relate_to(part, RT.DIAGRAM_DATA)
     slide.shapes._spTree.append(
-        _xml(
+        parse_xml(
             f'<p:graphicFrame xmlns:p="{P}" xmlns:a="{A}"><p:nvGraphicFramePr>'
             '<p:cNvPr id="10" name="Diagram 1"/><p:cNvGraphicFramePr/><p:nvPr/>'
             "</p:nvGraphicFramePr>"
