@@ -10,7 +10,8 @@ chunker keeps each whole with the sentence that introduces it:
   monospace font, are a code block, tables are GFM tables, equations LaTeX (``omml.py``:
   an equation alone in its paragraph is a ``$$`` display); body order is kept. Text the
   library's own reading leaves out is kept: paragraphs inside content controls, tracked
-  insertions not yet accepted, text boxes (``omml.paragraph_text``); deleted text is not.
+  insertions not yet accepted, text boxes (``omml.paragraph_text``), footnotes and
+  endnotes (in brackets after the paragraph that refers to them); deleted text is not.
 - PowerPoint: each slide is a section named by its title and cited by its number as the
   page; the body placeholder's paragraphs are list items (indented by level), other text
   boxes prose, tables GFM tables, a SmartArt diagram's nodes list items (python-pptx does
@@ -32,6 +33,7 @@ from collections.abc import Iterable, Iterator
 import docx
 import openpyxl
 import pptx
+from docx.oxml import parse_xml
 from docx.oxml.ns import qn
 from docx.table import Table as WordTable
 from docx.text.paragraph import Paragraph as WordParagraph
@@ -58,6 +60,7 @@ def parse_docx(data: bytes, filename: str) -> tuple[str | None, list[Block]]:
     document = _open(docx.Document, data, filename, "a Word")
     # python-docx resolves a paragraph's style by scanning every style, each time it is asked
     names = {style.style_id: style.name for style in document.styles}
+    notes = _word_notes(document)
     lines: list[str] = []
     code: list[str] = []
     for element in _word_body(document.element.body):
@@ -77,7 +80,7 @@ def parse_docx(data: bytes, filename: str) -> tuple[str | None, list[Block]]:
                 "",
             ]
         else:
-            lines += _word_paragraph(paragraph, style)
+            lines += _word_paragraph(paragraph, style, notes)
     if code:
         lines += ["", "```", *code, "```", ""]
     title, blocks = parse_markdown("\n".join(lines))
@@ -167,12 +170,34 @@ def _cell(cell) -> str:
     return " ".join(paragraph_text(p)[0] for p in cell._tc.iter(qn("w:p")))
 
 
-def _word_paragraph(paragraph: WordParagraph, style: str) -> list[str]:
+def _word_notes(document) -> dict[str, str]:
+    """Footnote and endnote texts by reference, e.g. ``footnote 1``. python-docx does not
+    read them; each is kept after the paragraph that refers to it."""
+    texts = {}
+    for part in document.part.package.iter_parts():
+        kind = {"/word/footnotes.xml": "footnote", "/word/endnotes.xml": "endnote"}.get(
+            str(part.partname)
+        )
+        for note in parse_xml(part.blob).iterchildren(qn(f"w:{kind}")) if kind else ():
+            if note.get(qn("w:type")) is None:  # separators carry no words
+                text = " ".join(paragraph_text(p)[0].strip() for p in note.iter(qn("w:p")))
+                texts[f"{kind} {note.get(qn('w:id'))}"] = _one_line(text)
+    return texts
+
+
+def _word_paragraph(paragraph: WordParagraph, style: str, notes: dict[str, str]) -> list[str]:
     text, display = _text(paragraph)
+    referred = [
+        f"({notes[key]})"
+        for kind in ("footnote", "endnote")
+        for reference in paragraph._p.iter(qn(f"w:{kind}Reference"))
+        if (key := f"{kind} {reference.get(qn('w:id'))}") in notes
+    ]
+    if display:
+        return [*_formula(text), *referred]
+    text = " ".join([text, *referred]).strip()
     if not text:
         return [""]
-    if display:
-        return _formula(text)
     if style == "Title":
         return ["", f"# {_one_line(text)}", ""]
     if heading := _WORD_HEADING.match(style):

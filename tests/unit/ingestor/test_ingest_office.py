@@ -9,6 +9,9 @@ import zipfile
 
 import docx
 import pytest
+from docx.opc.constants import RELATIONSHIP_TYPE as RT
+from docx.opc.packuri import PackURI
+from docx.opc.part import Part
 from docx.oxml import parse_xml
 from docx.oxml.ns import nsdecls
 
@@ -88,6 +91,29 @@ def test_word_text_the_library_skips_is_kept_and_deleted_text_is_not():
     (chunk,) = parse_material(_saved(document), "draft.docx").chunks
     assert "表紙：データベース論" in chunk.text
     assert "索引は読み出しを速くし、書き込みを遅くする。" in chunk.text
+
+
+def test_a_footnote_follows_the_paragraph_that_refers_to_it():
+    document = docx.Document()
+    w = nsdecls("w")
+    notes = (
+        f'<w:footnotes {w}><w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/>'
+        '</w:r></w:p></w:footnote><w:footnote w:id="1"><w:p><w:r><w:t>PostgreSQL 16 の既定値。'
+        "</w:t></w:r></w:p></w:footnote></w:footnotes>"
+    )
+    part = Part(
+        PackURI("/word/footnotes.xml"),
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml",
+        notes.encode(),
+        document.part.package,
+    )
+    document.part.relate_to(part, RT.FOOTNOTES)  # python-docx's template has no footnotes
+    paragraph = document.add_paragraph("分離レベルは READ COMMITTED である。")
+    paragraph._p.append(parse_xml(f'<w:r {w}><w:footnoteReference w:id="1"/></w:r>'))
+    document.add_paragraph("次の段落。")
+    (chunk,) = parse_material(_saved(document), "notes.docx").chunks
+    assert "分離レベルは READ COMMITTED である。 (PostgreSQL 16 の既定値。)" in chunk.text
+    assert chunk.text.count("既定値") == 1
 
 
 def _saved(document) -> bytes:
