@@ -1,7 +1,7 @@
 """Office course materials written with python-docx, python-pptx and openpyxl, for the
 ingestion tests: a lecture note with headings, a table, a list, a code listing and
 equations; a deck with bullets, speaker notes, a table, an equation and a SmartArt
-process; a workbook with a Q/A sheet and a schedule."""
+process, a chart; a workbook with a Q/A sheet and a schedule."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ import docx
 import openpyxl
 import pptx
 from docx.oxml import parse_xml
+from pptx.chart.data import CategoryChartData
+from pptx.enum.chart import XL_CHART_TYPE
 from pptx.opc.constants import RELATIONSHIP_TYPE as RT
 from pptx.opc.package import Part
 from pptx.opc.packuri import PackURI
@@ -104,6 +106,17 @@ def slides() -> bytes:
     box.text = "The similarity of two vectors:"
     box.add_paragraph()._p.append(parse_xml(SLIDE_EQUATION))
     _add_smartart(deck, "Search loop", ["計画", "検索", "評価", "回答"])
+    latency = deck.slides.add_slide(deck.slide_layouts[5])
+    latency.shapes.title.text = "Latency"
+    data = CategoryChartData()
+    data.categories = ["HNSW", "IVFFlat"]
+    data.add_series("p95 ms", (2.4, 6.8))
+    data.add_series("build s", (400, 45))
+    chart = latency.shapes.add_chart(
+        XL_CHART_TYPE.COLUMN_CLUSTERED, Inches(1), Inches(1.5), Inches(8), Inches(4), data
+    ).chart
+    chart.has_title = True
+    chart.chart_title.text_frame.text = "Index latency and build time"
     return _saved(deck)
 
 

@@ -14,9 +14,10 @@ chunker keeps each whole with the sentence that introduces it:
   endnotes (in brackets after the paragraph that refers to them); deleted text is not.
 - PowerPoint: each slide is a section named by its title and cited by its number as the
   page; the body placeholder's paragraphs are list items (indented by level), other text
-  boxes prose, tables GFM tables, a SmartArt diagram's nodes list items (python-pptx does
-  not read them), shapes read top to bottom, then left to right; the speaker notes follow
-  the slide's own text, since that is where many teachers write what they say.
+  boxes prose, tables and charts' numbers GFM tables, a SmartArt diagram's nodes list
+  items (python-pptx does not read them), shapes read top to bottom, then left to right;
+  the speaker notes follow the slide's own text, since that is where many teachers write
+  what they say.
 - Excel: each sheet is a table (``qa.table_chunks``): Q/A rows when its header names a
   question and an answer column, else its rows under the sheet's name; a formula cell
   gives the value Excel last computed.
@@ -243,6 +244,8 @@ def _slide_shape(shape) -> list[str]:
     if shape.has_table:
         rows = [[cell.text for cell in row.cells] for row in shape.table.rows]
         return ["", *markdown_table(rows), ""]
+    if shape.has_chart:
+        return _chart(shape.chart)
     if not shape.has_text_frame:
         return []
     bullets = shape.is_placeholder and shape.placeholder_format.type in _BULLET_PLACEHOLDERS
@@ -259,6 +262,22 @@ def _slide_shape(shape) -> list[str]:
         else:
             lines += [*_prose(text), ""]
     return [*lines, ""]
+
+
+def _chart(chart) -> list[str]:
+    """A chart's numbers as the table they were typed into: a row per category, a column
+    per series, under the chart's title."""
+    title = _one_line(chart.chart_title.text_frame.text) if chart.has_title else ""
+    series = [s for plot in chart.plots for s in plot.series]
+    categories = list(chart.plots[0].categories) if len(chart.plots) else []
+    length = max((len(s.values) for s in series), default=0)
+    labels = [str(c) for c in categories] + [str(n + 1) for n in range(len(categories), length)]
+    rows = [["", *(s.name for s in series)]]
+    rows += [
+        [label, *(_value(s.values[i]) if i < len(s.values) else "" for s in series)]
+        for i, label in enumerate(labels)
+    ]
+    return ["", *([title, ""] if title else []), *markdown_table(rows), ""]
 
 
 def _is_smartart(shape) -> bool:

@@ -105,7 +105,7 @@ def test_office_files_are_stored_with_sections_slides_sheets_and_vectors(
         "SELECT page, heading_path FROM chunks WHERE material_id = %s ORDER BY page",
         powerpoint.material_id,
     )
-    assert [p for p, _ in pages] == [1, 2, 3, 4, 5]
+    assert [p for p, _ in pages] == [1, 2, 3, 4, 5, 6]
     assert pages[1][1] == ["Vector search", "HNSW parameters"]
     assert rows(
         pipeline, "SELECT title FROM materials WHERE material_id = %s", powerpoint.material_id

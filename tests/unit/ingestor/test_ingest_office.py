@@ -128,7 +128,7 @@ def _saved(document) -> bytes:
 def test_each_slide_is_a_page_under_the_deck_title():
     material = parse_material(slides(), "lecture5.pptx")
     assert material.format is Format.PPTX and material.title == "Vector search"
-    assert material.page_count == 5
+    assert material.page_count == 6
     chunk = chunk_with(material, "Three parameters")
     assert chunk.page == 2 and chunk.heading_path == ("Vector search", "HNSW parameters")
 
@@ -154,6 +154,14 @@ def test_smartart_node_texts_are_list_items_of_their_slide():
     assert [line for line in chunk.text.splitlines() if line.startswith("- ")] == [
         "- 計画", "- 検索", "- 評価", "- 回答",
     ]  # fmt: skip
+
+
+def test_a_chart_is_the_table_of_its_numbers_under_its_title():
+    chunk = chunk_with(parse_material(slides(), "lecture5.pptx"), "Index latency")
+    assert chunk.page == 6
+    lines = chunk.text.splitlines()
+    assert "| HNSW | 2.4 | 400 |" in lines and "| IVFFlat | 6.8 | 45 |" in lines
+    assert lines.index("Index latency and build time") < lines.index("| HNSW | 2.4 | 400 |")
 
 
 def test_a_slide_table_is_a_table_read_after_the_text_above_it():
