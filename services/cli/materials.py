@@ -26,6 +26,7 @@ SUPPORTED = {
     ".docx",
     ".pptx",
     ".xlsx",
+    ".ipynb",
     ".csv",
     ".jsonl",
     ".png",

@@ -27,6 +27,7 @@ class Format(StrEnum):
     DOCX = "docx"
     PPTX = "pptx"
     XLSX = "xlsx"
+    NOTEBOOK = "ipynb"
 
 
 MIME_TYPES = {
@@ -39,6 +40,7 @@ MIME_TYPES = {
     Format.DOCX: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
     Format.PPTX: "application/vnd.openxmlformats-officedocument.presentationml.presentation",
     Format.XLSX: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    Format.NOTEBOOK: "application/x-ipynb+json",
 }
 
 _IMAGE_MAGIC = {
@@ -62,6 +64,7 @@ _EXTENSIONS = {
     ".docx": Format.DOCX,
     ".pptx": Format.PPTX,
     ".xlsx": Format.XLSX,
+    ".ipynb": Format.NOTEBOOK,
 }
 
 _MIMES = {
@@ -74,6 +77,7 @@ _MIMES = {
     "text/csv": Format.CSV,
     "application/jsonl": Format.QA_JSONL,
     "application/x-ndjson": Format.QA_JSONL,
+    "application/x-ipynb+json": Format.NOTEBOOK,
 }
 
 _ZIP = b"PK\x03\x04"
@@ -92,7 +96,7 @@ _LEGACY_OFFICE = (
 
 SUPPORTED = (
     "Markdown, plain text, HTML, PDF, Word (.docx), PowerPoint (.pptx), Excel (.xlsx),"
-    " PNG/JPEG/GIF/WebP images, CSV, Q/A JSONL"
+    " Jupyter notebooks (.ipynb), PNG/JPEG/GIF/WebP images, CSV, Q/A JSONL"
 )
 
 

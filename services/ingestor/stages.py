@@ -20,6 +20,7 @@ from services.common.ids import sha256_hex
 from services.common.materials import Chunk
 from services.ingestor.chunking import DEFAULT_LIMITS, Block, ChunkLimits, chunk_blocks
 from services.ingestor.formats import Format, detect_format
+from services.ingestor.notebook import parse_notebook
 from services.ingestor.office import parse_docx, parse_pptx, parse_xlsx
 from services.ingestor.parsing import decode_text, parse_html, parse_markdown, parse_plain_text
 from services.ingestor.pdf import parse_pdf
@@ -79,6 +80,9 @@ def parse_material(
         title, blocks = parse_office(data, filename)
         chunks = chunk_blocks(blocks, limits)
         page_count = max((b.page or 0 for b in blocks), default=0) or None
+    elif fmt is Format.NOTEBOOK:
+        title, blocks = parse_notebook(decode_text(data, filename), filename)
+        chunks = chunk_blocks(blocks, limits)
     elif fmt is Format.XLSX:
         title, chunks = parse_xlsx(data, filename, limits)
     elif fmt is Format.CSV:
