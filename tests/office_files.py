@@ -76,7 +76,7 @@ def word_notes() -> bytes:
     inline = document.add_paragraph("ここで ")
     inline._p.append(parse_xml(f'<m:oMath xmlns:m="{M}"><m:r><m:t>N</m:t></m:r></m:oMath>'))
     inline.add_run(" は文書数である。")
-    return _saved(document)
+    return saved(document)
 
 
 def slides() -> bytes:
@@ -117,7 +117,7 @@ def slides() -> bytes:
     ).chart
     chart.has_title = True
     chart.chart_title.text_frame.text = "Index latency and build time"
-    return _saved(deck)
+    return saved(deck)
 
 
 def _add_smartart(deck, title: str, steps: list[str]) -> None:
@@ -149,7 +149,7 @@ def _add_smartart(deck, title: str, steps: list[str]) -> None:
     )
 
 
-def _saved(document) -> bytes:
+def saved(document) -> bytes:
     out = io.BytesIO()
     document.save(out)
     return out.getvalue()
@@ -168,4 +168,4 @@ def workbook() -> bytes:
     schedule.append([1, datetime.datetime(2025, 10, 2), "関係モデル", 1.0])
     schedule.append([2, datetime.datetime(2025, 10, 9), "SQL と索引", 2.5])
     book.create_sheet("空")
-    return _saved(book)
+    return saved(book)

@@ -1,6 +1,7 @@
-"""Word and PowerPoint materials: their structure survives into the chunks (headings,
-tables, lists, code, slides as pages, speaker notes), and a file that is not what it
-claims gets a clear refusal. The files: ``tests/office_files.py``."""
+"""Word, PowerPoint and Excel materials: their structure survives into the chunks
+(headings, tables, lists, code, equations, slides as pages, speaker notes, sheets), what
+the libraries do not read is read, and a file that is not what it claims gets a clear
+refusal. The files: ``tests/office_files.py``."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from docx.oxml.ns import nsdecls
 from services.common.errors import InvalidInput
 from services.ingestor.formats import Format, detect_format
 from services.ingestor.stages import parse_material
-from tests.office_files import IDF_LATEX, slides, word_notes, workbook
+from tests.office_files import IDF_LATEX, saved, slides, word_notes, workbook
 
 
 def zipped(*names: str) -> bytes:
@@ -88,7 +89,7 @@ def test_word_text_the_library_skips_is_kept_and_deleted_text_is_not():
         )
     )
     edited.add_run("書き込みを遅くする。")
-    (chunk,) = parse_material(_saved(document), "draft.docx").chunks
+    (chunk,) = parse_material(saved(document), "draft.docx").chunks
     assert "表紙：データベース論" in chunk.text
     assert "索引は読み出しを速くし、書き込みを遅くする。" in chunk.text
 
@@ -111,15 +112,9 @@ def test_a_footnote_follows_the_paragraph_that_refers_to_it():
     paragraph = document.add_paragraph("分離レベルは READ COMMITTED である。")
     paragraph._p.append(parse_xml(f'<w:r {w}><w:footnoteReference w:id="1"/></w:r>'))
     document.add_paragraph("次の段落。")
-    (chunk,) = parse_material(_saved(document), "notes.docx").chunks
+    (chunk,) = parse_material(saved(document), "notes.docx").chunks
     assert "分離レベルは READ COMMITTED である。 (PostgreSQL 16 の既定値。)" in chunk.text
     assert chunk.text.count("既定値") == 1
-
-
-def _saved(document) -> bytes:
-    out = io.BytesIO()
-    document.save(out)
-    return out.getvalue()
 
 
 # -- PowerPoint -------------------------------------------------------------------------
