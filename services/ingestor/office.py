@@ -90,17 +90,17 @@ def parse_docx(data: bytes, filename: str) -> tuple[str | None, list[Block]]:
 
 def parse_pptx(data: bytes, filename: str) -> tuple[str | None, list[Block]]:
     deck = _open(pptx.Presentation, data, filename, "a PowerPoint")
-    headings = [
-        _one_line(slide.shapes.title.text) if slide.shapes.title is not None else ""
-        for slide in deck.slides
-    ]
+    # each slide's title shape, looked up once (python-pptx searches the placeholders)
+    titles = [slide.shapes.title for slide in deck.slides]
+    headings = [_one_line(shape.text) if shape is not None else "" for shape in titles]
     title = deck.core_properties.title or next((h for h in headings if h), None)
     blocks: list[Block] = []
-    for number, (slide, heading) in enumerate(zip(deck.slides, headings, strict=True), start=1):
+    slides = zip(deck.slides, titles, headings, strict=True)
+    for number, (slide, title_shape, heading) in enumerate(slides, start=1):
         # a slide's section sits under the deck's title, as a Markdown file's under its H1
         lines = [f"# {title}", ""] if title and heading != title else []
         lines += [f"## {heading or f'Slide {number}'}", ""]
-        body = [s for s in _shapes(slide.shapes) if s != slide.shapes.title]
+        body = [s for s in _shapes(slide.shapes) if s != title_shape]
         for shape in sorted(body, key=lambda s: (s.top or 0, s.left or 0)):
             lines += _slide_shape(shape)
         if slide.has_notes_slide and slide.notes_slide.notes_text_frame is not None:
