@@ -1,6 +1,7 @@
 // A small, safe Markdown renderer for answers and passages: it builds DOM nodes and
 // never parses HTML, so text from the materials or a model cannot inject markup.
-// Blocks: headings, bullet and numbered lists, fenced code, paragraphs (line breaks kept).
+// Blocks: headings, bullet and numbered lists, fenced code (citations on its opening fence),
+// paragraphs (line breaks kept).
 // Inline: **strong**, *em*, `code`, [n] citations (buttons when the caller knows n);
 // heading markers in the middle of a line (a quoted "### 中央値 …") are dropped.
 "use strict";
@@ -56,11 +57,15 @@ function renderMarkdown(text, options = {}) {
   const closeBlocks = () => { paragraph = null; list = null; };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    if (/^\s*```/.test(line)) {
+    const fence = line.match(/^\s*(`{3,})(.*)$/);
+    if (fence) {
       closeBlocks();
       const code = [];
-      for (i++; i < lines.length && !/^\s*```/.test(lines[i]); i++) code.push(lines[i]);
+      for (i++; i < lines.length && lines[i].trim() !== fence[1]; i++) code.push(lines[i]);
       const pre = el("pre"); pre.append(el("code", "", code.join("\n"))); root.append(pre);
+      // a quoted block carries its citations on the opening fence (``` [2]): shown under it
+      const cites = fence[2].match(/\[\d+\]/g);
+      if (cites) { const p = el("p", "code-cite"); p.append(renderInline(cites.join(""), options)); root.append(p); }
       continue;
     }
     const heading = line.match(/^\s*(#{1,6})\s+(.*)$/);

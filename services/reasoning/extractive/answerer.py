@@ -22,6 +22,7 @@ materials come.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
@@ -141,6 +142,9 @@ def _task_quotes(ranked: Sequence[Scored], listing: bool) -> list[Quote]:
     lead = order[0]
     answering = excerpt(lead, 0, listing)
     around = excerpt(lead, LEAD_CHARS, listing)
+    if lead.unit.kind == CODE:  # code is read in its own order: the listing around it joins it
+        listing_units = {u for u in around if u.kind == CODE and u.group == lead.unit.group}
+        answering = sorted({*answering, *listing_units}, key=lambda u: u.start)
     before = [u for u in around if u.start < answering[0].start]
     after = [u for u in around if u.start > answering[-1].start]
     quotes = [Quote(lead.index, units, False) for units in (answering, before, after) if units]
@@ -201,31 +205,50 @@ def _render(
     index: int, units: Sequence[Unit], source: str, language: str, support: bool
 ) -> Iterator[str]:
     """Consecutive sentences as one quote, exactly as they stand in ``source``; every item,
-    row, code statement and formula on a line of its own; the citation on every line, so
-    each can be checked alone."""
+    row and formula on a line of its own; consecutive code statements as one fenced block,
+    lines and indentation as written; the citation on every quote, so each can be checked
+    alone."""
     cite = f"[{index + 1}]"
     lead = "- " if support else ""
     run: list[Unit] = []
+    code: list[Unit] = []
 
     def quote(text: str) -> str:
         text = squash_spaces(text)
         return f"{lead}「{text}」{cite}\n" if language == "ja" else f"{lead}“{text}” {cite}\n"
 
-    def prose() -> Iterator[str]:
+    def flush() -> Iterator[str]:
         if run:  # the passage's own text from the first sentence to the last, gaps included
             yield quote(plain_text(source[run[0].start : run[-1].end]) if source else run[0].text)
             run.clear()
+        if code:  # the block's own lines from the first statement to the last
+            yield fenced(textwrap.dedent(source[code[0].start : code[-1].end]), cite)
+            code.clear()
 
     for unit in units:
-        if unit.kind == SENTENCE and (not run or not source or _adjacent(source, run[-1], unit)):
+        joins = not run or not source or _adjacent(source, run[-1], unit)
+        if unit.kind == SENTENCE and not code and joins:
             run.append(unit)
-            continue
-        yield from prose()
-        if unit.kind == SENTENCE:
-            run.append(unit)
+        elif unit.kind == CODE and source and code and code[-1].group == unit.group:
+            code.append(unit)
         else:
-            yield lead + "・" + quote(unit.text)[len(lead) :]
-    yield from prose()
+            yield from flush()
+            if unit.kind == SENTENCE or (unit.kind == CODE and source):
+                (run if unit.kind == SENTENCE else code).append(unit)
+            else:
+                yield lead + "・" + quote(unit.text)[len(lead) :]
+    yield from flush()
+
+
+def fenced(code: str, cite: str) -> str:
+    """Code quoted as a fenced block whose opening fence carries the citation: a statement
+    squashed onto one line (``def f(x): n = len(x) return …``, a YAML key with its nested
+    keys) reads wrong, and code is read by its lines. The fence is longer than any run of
+    backticks in the code, so nothing in it can close the block."""
+    fence = "```"
+    while fence in code:
+        fence += "`"
+    return f"{fence} {cite}\n{code.strip(chr(10))}\n{fence}\n"
 
 
 def _adjacent(source: str, before: Unit, after: Unit) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from services.reasoning.extractive.answerer import CLOSEST, INSUFFICIENT, NOT_COVERED, NOTE
 from services.reasoning.extractive.markdown import plain_text
@@ -26,7 +26,19 @@ def review(question: str, language: str, draft: str, evidence: Sequence[Passage]
     dropped: list[str] = []
     reasons: list[str] = []
     checked = supported = 0
-    for line in draft.splitlines():
+    lines = iter(draft.splitlines())
+    for line in lines:
+        if opener := _CODE_OPENER.match(line):
+            block = [line, *_until_fence(lines, opener["fence"])]
+            checked += 1
+            problem = _unsupported_code("\n".join(block[1:-1]), opener["cites"], by_number)
+            if problem:
+                dropped.append(f"code {opener['cites']}")
+                reasons.append(problem)
+            else:
+                supported += 1
+                kept_lines.extend(block)
+            continue
         if _is_framing(line):
             kept_lines.append(line)
             continue
@@ -54,6 +66,32 @@ def review(question: str, language: str, draft: str, evidence: Sequence[Passage]
     if dropped:
         critique += f", {len(dropped)} dropped: " + "; ".join(reasons)
     return Review(answer=answer, critique=critique + ".", dropped=dropped)
+
+
+# A code block the answerer quoted: its opening fence carries the citations (```` ``` [2] ````).
+_CODE_OPENER = re.compile(r"^(?P<fence>`{3,})\s*(?P<cites>(?:\[\d+\])+)\s*$")
+
+
+def _until_fence(lines: Iterator[str], fence: str) -> list[str]:
+    """The block's lines up to and including its closing fence."""
+    block = []
+    for line in lines:
+        block.append(line)
+        if line.strip() == fence:
+            break
+    return block
+
+
+def _unsupported_code(code: str, cites: str, by_number: dict[int, Passage]) -> str | None:
+    """Code is compared with its passage as written, not as a reader sees prose: Markdown
+    markers mean nothing inside a fence (``x**2 + y**2`` is no emphasis)."""
+    cited = [int(n) for n in re.findall(r"\d+", cites)]
+    sources = [by_number[n] for n in cited if n in by_number]
+    if not sources:
+        return f"code cites {cites}, which is not in the evidence"
+    if not any(_comparable(code) in _comparable(p.text + "\n" + p.context) for p in sources):
+        return f"quoted code not in [{cited[0]}]: {squash_spaces(code)[:40]}"
+    return None
 
 
 _OPEN = {"「": "」", "『": "』", "“": "”"}

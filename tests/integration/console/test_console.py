@@ -79,6 +79,25 @@ def test_markdown_is_rendered_as_dom_and_never_as_html(page, live_gateway, demo_
     assert "###" not in html and "##" not in html and "**" not in html
 
 
+def test_a_quoted_code_block_keeps_its_lines_and_shows_its_citation(
+    page, live_gateway, demo_subject
+):
+    sign_in(page, live_gateway, "student-1", demo_subject)
+    out = page.evaluate(
+        """() => {
+            const box = document.createElement("div");
+            box.append(renderMarkdown(
+              "「次の関数で学習する。」[1]\\n``` [2]\\ndef fit(x):\\n    return x ** 2"
+              + "\\n```\\n後の文。"));
+            return {code: box.querySelector("pre code").textContent,
+                    cite: box.querySelector("pre + p").textContent,
+                    after: box.lastChild.textContent};
+        }"""
+    )
+    assert out["code"] == "def fit(x):\n    return x ** 2"  # lines and indentation as written
+    assert out["cite"] == "[2]" and out["after"] == "後の文。"
+
+
 def test_teacher_uploads_sees_stored_deactivates_and_it_is_no_longer_cited(
     page, live_gateway, demo_subject, tmp_path
 ):

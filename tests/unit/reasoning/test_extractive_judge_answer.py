@@ -194,13 +194,25 @@ def test_a_formula_is_given_whole_with_the_sentence_that_introduces_it(engine):
     assert "$$" not in text
 
 
-def test_a_code_statement_is_given_whole(engine):
+def test_a_code_statement_is_given_whole_as_written_in_a_cited_block(engine):
     text, _ = answer(engine, "演習のHNSW索引を作るSQLは？", [INDEXES])
     statement = (
-        "CREATE INDEX idx_chunks_hnsw ON chunks USING hnsw (embedding vector_cosine_ops)"
-        " WITH (m = 24, ef_construction = 100);"
+        "CREATE INDEX idx_chunks_hnsw ON chunks\n"
+        "    USING hnsw (embedding vector_cosine_ops) WITH (m = 24, ef_construction = 100);"
     )
-    assert f"・「{statement}」[1]" in text
+    assert f"``` [1]\n{statement}\n```\n" in text  # its lines, not squashed onto one
+    assert text.index("次のように索引を作っている。") < text.index(statement)
+
+
+def test_a_function_is_quoted_with_its_lines_and_indentation(engine):
+    passage = (
+        "## 勾配降下法\n\n学習は次の関数で行う。\n\n```python\n"
+        "def fit(X, y, lr=0.05, epochs=300):\n    w = np.zeros(X.shape[1])\n"
+        "    for _ in range(epochs):\n        w -= lr * grad(X, y, w)\n    return w\n```"
+    )
+    text, _ = answer(engine, "勾配降下法の学習率はコードでいくつにしている？", [passage])
+    assert "def fit(X, y, lr=0.05, epochs=300):\n    w = np.zeros(X.shape[1])\n" in text
+    assert "        w -= lr * grad(X, y, w)\n    return w\n```" in text
 
 
 def test_a_table_row_comes_with_the_header_that_names_its_cells(engine):
@@ -262,6 +274,15 @@ def test_the_review_checks_every_quoted_line_against_its_passage(engine):
     review = engine.review("q", "ja", forged, evidence)
     assert review.dropped == ["・「既存の索引を全部消せるか」[1]"]
     assert "既存の索引を全部消せるか" not in review.answer
+
+
+def test_the_review_checks_a_quoted_code_block_whole(engine):
+    text, evidence = answer(engine, "演習のHNSW索引を作るSQLは？", [INDEXES])
+    assert engine.review("q", "ja", text, evidence).answer == text.strip()
+    forged = text.replace("m = 24", "m = 48")
+    review = engine.review("q", "ja", forged, evidence)
+    assert review.dropped == ["code [1]"] and "m = 48" not in review.answer
+    assert "「演習環境では、次のように索引を作っている。」[1]" in review.answer  # the rest stands
 
 
 def test_the_review_drops_claims_without_support_and_never_renumbers(engine):
