@@ -223,7 +223,7 @@ def keywords_of(text: str) -> list[str]:
     phrases: list[str] = []
     current: list[str] = []
     for word in words:
-        if word.lower() in EN_STOP_WORDS:
+        if _is_stop_word(word):
             if current:
                 phrases.append(" ".join(current))
             current = []
@@ -232,6 +232,16 @@ def keywords_of(text: str) -> list[str]:
     if current:
         phrases.append(" ".join(current))
     return _distinct(phrases)
+
+
+# A contraction's own word decides: "What's", "there's", "don't" frame a question as "what",
+# "there", "do" do; a possessive stays with its name ("Amdahl's law").
+_CONTRACTION = re.compile(r"['’](?:s|re|ll|ve|d|m)$|n['’]t$", re.I)
+
+
+def _is_stop_word(word: str) -> bool:
+    lower = word.lower()
+    return lower in EN_STOP_WORDS or _CONTRACTION.sub("", lower) in EN_STOP_WORDS
 
 
 def _japanese_keywords(text: str) -> list[str]:

@@ -57,6 +57,10 @@ def test_the_te_form_of_a_verb_is_no_definition(engine, question):
         ("港湾の町の塔は何年のものか", ["港湾", "町", "塔"]),  # 何年 asks; 年 is its counter
         # where the answer stands is said, not asked for: "according" joins no keyword
         ("What is the dew point according to the weather table?", ["dew point", "weather table"]),
+        # a contraction is its word: "What's" asks as "what" does; a possessive names
+        ("What's the boiling point of the brine?", ["boiling point", "brine"]),
+        ("Who's Ohm's successor?", ["Ohm's successor"]),
+        ("Don't mutexes sleep?", ["mutexes sleep"]),
     ],
 )
 def test_question_words_and_particles_are_no_keywords(engine, question, expected):
