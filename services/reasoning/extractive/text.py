@@ -202,7 +202,7 @@ _JA_RUN = re.compile(
 )
 # 何 with the counter after it is the question word inside a run (最小何レプリカ, 何月何日)
 _QUESTION_COUNTER = re.compile(
-    r"何(?:年|月|日|時|分|秒|人|個|回|歳|割|倍|件|本|台|枚|段|行|列|次元|桁|文字|ページ|%)?"
+    r"何(?:故|曜日|曜|年|月|日|時|分|秒|人|個|回|歳|割|倍|件|本|台|枚|段|行|列|次元|桁|文字|ページ|%)?"
 )
 _VERB_ENDINGS = tuple("るうくすつぬむぶぐ")
 _JA_FORMAL_NOUNS = set("事物時為所等他彼此其際方")
@@ -265,7 +265,7 @@ def _japanese_keywords(text: str) -> list[str]:
     covered = "".join(kept)
     # Hiragana nouns (もつれ, ひらがな) that no run holds; verbs are left to the ranking.
     for term in content_terms(text):
-        if term in covered or len(term) < 2 or term in frame_terms():
+        if term in covered or len(term) < 2 or term in frame_terms() or term.startswith("何"):
             continue
         if term.endswith(_VERB_ENDINGS) or term.endswith("い") and not _has_kanji(term):
             continue

@@ -108,6 +108,23 @@ def test_a_question_counter_inside_a_run_is_cut_out(engine):
     assert engine.plan("最小何レプリカまで減らす？").tasks[0].keywords[:2] == ["最小", "レプリカ"]
 
 
+@pytest.mark.parametrize(
+    "question, keywords",
+    [
+        # って before a 何 that asks a day, a time or a count asks about X; it defines nothing
+        ("図書館の休館日って何曜日の何時から？", ["図書館", "休館日"]),
+        ("実験班って何人で組むの？", ["実験班"]),
+        ("何故UDPは順序を保証しないの？", ["順序", "保証", "UDP"]),  # 何故 asks why
+    ],
+)
+def test_a_question_word_with_its_counter_is_no_keyword_nor_a_definition(
+    engine, question, keywords
+):
+    plan = engine.plan(question)
+    assert plan.tasks[0].keywords == keywords
+    assert not any(k.startswith(("何", "故", "曜")) for k in plan.tasks[0].keywords)
+
+
 def test_several_questions_and_enumerations_are_one_task_each(engine):
     two = engine.plan("索引とは何ですか？また、統計情報はなぜ必要ですか？")
     assert [t.keywords[0] for t in two.tasks] == ["索引", "統計情報"]
