@@ -43,10 +43,11 @@ _EN_COMPARE = [
 ]
 _JA_DEFINE = [
     # "Xとは" / "Xって何": not the って of a verb (なっている, 持って行く) nor the とは of ことは,
-    # nor a 何 that asks for a count or a time (Xって何曜日, Xって何人): that asks about X
+    # nor a 何 that asks for a count, a unit or a time (Xって何曜日, 何人, 何 ms): that asks
+    # about X
     re.compile(
-        r"^(?P<x>.+?)(?:(?<!こ)とは|って(?=(?:何|なに|なん)(?!曜|年|月|日|時|分|秒|人|個|回|件|割|倍|本|台|度|点|番|歳|週)"
-        r"|どういう|どのような|どんな|[？?]?$))"
+        r"^(?P<x>.+?)(?:(?<!こ)とは|って(?=(?:何|なに|なん)(?:$|[？?。、]|です|でしょ|だっけ|だろ|なの"
+        r"|のこと|か)|どういう|どのような|どんな|[？?]?$))"
         r"(?:何|なに|なん|どういう|どのような|どんな)?"
     ),
     re.compile(r"^(?P<x>.+?)の(?:定義|意味)"),

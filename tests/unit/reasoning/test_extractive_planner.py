@@ -114,6 +114,7 @@ def test_a_question_counter_inside_a_run_is_cut_out(engine):
         # って before a 何 that asks a day, a time or a count asks about X; it defines nothing
         ("図書館の休館日って何曜日の何時から？", ["図書館", "休館日"]),
         ("実験班って何人で組むの？", ["実験班"]),
+        ("WAL の fsync の既定値って何 ms だっけ？", ["WAL", "fsync", "既定値", "ms"]),
         ("何故UDPは順序を保証しないの？", ["順序", "保証", "UDP"]),  # 何故 asks why
     ],
 )
