@@ -177,6 +177,9 @@ def excerpt(scored: Scored, budget: int, listing: bool = False) -> list[Unit]:
         chosen.update(rows[:MAX_STRUCTURE_LINES] if listing else rows[:1])
     elif scored.unit.kind in (FORMULA, CODE):
         lead_in = min(j for j, u in enumerate(units) if u.group == scored.unit.group) - 1
+        # what the code printed answers "what did it give": it comes with any of its lines
+        printed = [j for j, u in enumerate(units) if u.group == scored.unit.group and u.output]
+        chosen.update(printed[:MAX_STRUCTURE_LINES])
     if lead_in is not None and lead_in >= 0 and _introduces(units, lead_in):
         chosen.add(lead_in)
     size = sum(len(units[j].text) for j in chosen)
@@ -229,7 +232,12 @@ def _render(
         joins = not run or not source or _adjacent(source, run[-1], unit)
         if unit.kind == SENTENCE and not code and joins:
             run.append(unit)
-        elif unit.kind == CODE and source and code and code[-1].group == unit.group:
+        elif (
+            unit.kind == CODE
+            and source
+            and code
+            and (code[-1].group, code[-1].output) == (unit.group, unit.output)
+        ):
             code.append(unit)
         else:
             yield from flush()

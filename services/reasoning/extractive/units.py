@@ -28,6 +28,9 @@ _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
 _DISPLAY = re.compile(r"^\s*\$\$")
 _COMMENT = re.compile(r"^(?:--|#|//)\s*")
 _SQL = {"sql", "psql", "postgresql", "postgres", "plpgsql"}
+# A block of these right after a code block is what the code printed (the ingestor writes a
+# notebook cell's output so; lecture notes show a query's EXPLAIN the same way).
+_OUTPUT = {"text", "output", "console", "stdout", "out"}
 _QUESTION = re.compile(r"^(?:Q|質問)\s*[:：]")
 _MAX_STATEMENT_LINES = 12
 
@@ -40,6 +43,7 @@ class Unit:
     end: int
     group: int = -1  # the list, table, code block or formula it belongs to; -1 for prose
     context: str = ""  # what introduces it (plain text): a list's lead-in, a table's header
+    output: bool = False  # a line its code block printed (a notebook cell's result)
 
 
 @dataclass
@@ -71,8 +75,19 @@ def units_of(passage: str) -> list[Unit]:
             i += 1
             continue
         if fence := _FENCE.match(line.raw):
-            sql = line.raw.strip().lstrip("`~").strip().lower() in _SQL
-            i = _code_block(lines, i + 1, fence.group(1), sql, group, lead_in, units)
+            info = line.raw.strip().lstrip("`~").strip().lower()
+            printed = (
+                info in _OUTPUT
+                and units
+                and units[-1].kind == CODE
+                and _only_blank_between(lines, units[-1].end, line.start)
+            )
+            if printed:  # what the code above printed: one group with it
+                i = _code_block(
+                    lines, i + 1, fence.group(1), False, group - 1, lead_in, units, output=True
+                )
+                continue
+            i = _code_block(lines, i + 1, fence.group(1), info in _SQL, group, lead_in, units)
             group += 1
         elif _DISPLAY.match(line.raw):
             first = i
@@ -160,7 +175,14 @@ def _continues(raw: str) -> bool:
 
 
 def _code_block(
-    lines: list[_Line], i: int, fence: str, sql: bool, group: int, lead_in: str, units: list[Unit]
+    lines: list[_Line],
+    i: int,
+    fence: str,
+    sql: bool,
+    group: int,
+    lead_in: str,
+    units: list[Unit],
+    output: bool = False,
 ) -> int:
     """Statements of a fenced block as units; returns the index after the closing fence.
 
@@ -195,8 +217,14 @@ def _code_block(
             taken += 1
             i += 1
         text = " ".join(part.strip() for part in lines_between(lines, start, end))
-        units.append(Unit(CODE, text, start, end, group, _join(lead_in, comment)))
+        units.append(Unit(CODE, text, start, end, group, _join(lead_in, comment), output))
     return i + 1
+
+
+def _only_blank_between(lines: list[_Line], start: int, end: int) -> bool:
+    """Nothing but blank lines and the closing fence lies between ``start`` and ``end``."""
+    between = [line.raw.strip() for line in lines if start < line.start and line.end < end]
+    return all(not raw or _FENCE.match(raw) for raw in between)
 
 
 def _continues_code(raw: str, indent: int, previous: str, fence: str, sql: bool) -> bool:

@@ -105,3 +105,18 @@ def test_in_a_q_and_a_pair_the_question_is_the_context_of_the_answer():
 def test_a_sentence_is_read_in_the_context_of_the_one_before():
     units = units_of("コミット前の書き込みは見えてはならない。そのため、読み手は設定を変える。")
     assert units[1].context == "コミット前の書き込みは見えてはならない。"
+
+
+def test_what_a_code_block_printed_is_read_with_it_and_a_lone_text_block_is_not():
+    cell = (
+        "シミュレーションの結果:\n\n```python\nw = simulate(8.0, 10.0)\nprint(f'W={w:.3f}')\n```"
+        "\n\n```text\nW=0.489\n```\n\n次の表を見よ。\n\n```text\nq  wait\n```"
+    )
+    units = [u for u in units_of(cell) if u.kind == CODE]
+    assert [(u.text, u.output) for u in units] == [
+        ("w = simulate(8.0, 10.0)", False),
+        ("print(f'W={w:.3f}')", False),
+        ("W=0.489", True),  # printed by the block above it: one group with it
+        ("q  wait", False),  # a text block after prose is a block of its own
+    ]
+    assert units[0].group == units[2].group != units[3].group
