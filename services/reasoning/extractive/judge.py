@@ -4,7 +4,8 @@ Every unit of every passage is scored per task (``scoring.py``). A passage's bes
 is its finding for the task. Whether the task is satisfied is a second, calibrated
 decision on the best unit: how likely it answers, how much of the question it covers,
 how close it reads, the most specific keyword it misses and whether it has the shape
-asked for (``sufficient``).
+asked for (``sufficient``). A task whose question names something no passage holds
+(``names.py``: sched_latency, Nagle) is not satisfied, however close the passages read.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from services.reasoning.extractive.names import absent_names
 from services.reasoning.extractive.planner import rule_plan
 from services.reasoning.extractive.scoring import FEATURES, Scored, UnitScorer
 from services.reasoning.llm import Finding, Judgement, Passage, PlannedTask
@@ -101,7 +103,10 @@ class Judge:
             kept += [s for s in best if s.index in heads and s.matched and s not in kept]
             findings.extend(_finding(s) for s in kept)
             top = best[0] if best else None
-            if top and sufficient(ranked.get(task.task_id, [])):
+            unnamed = absent_names(task.description, passages, self.scorer.embed) if top else []
+            if unnamed:
+                notes.append(f"{task.task_id} not satisfied: no passage names {', '.join(unnamed)}")
+            elif top and sufficient(ranked.get(task.task_id, [])):
                 satisfied.append(task.task_id)
                 notes.append(f"{task.task_id} satisfied by [{top.index}] (score {top.score:.2f})")
             elif top:

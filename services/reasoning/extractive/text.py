@@ -223,7 +223,7 @@ def keywords_of(text: str) -> list[str]:
     phrases: list[str] = []
     current: list[str] = []
     for word in words:
-        if _is_stop_word(word):
+        if is_stop_word(word):
             if current:
                 phrases.append(" ".join(current))
             current = []
@@ -239,7 +239,7 @@ def keywords_of(text: str) -> list[str]:
 _CONTRACTION = re.compile(r"['’](?:s|re|ll|ve|d|m)$|n['’]t$", re.I)
 
 
-def _is_stop_word(word: str) -> bool:
+def is_stop_word(word: str) -> bool:
     lower = word.lower()
     return lower in EN_STOP_WORDS or _CONTRACTION.sub("", lower) in EN_STOP_WORDS
 

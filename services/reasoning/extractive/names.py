@@ -1,0 +1,158 @@
+"""Names a question gives that no passage holds.
+
+A student asks about ``sched_latency``, ``SCHED_RR`` or the Nagle algorithm; the notes
+cover the scheduler and TCP but never name those. Word overlap and similarity then find
+a passage about the scheduler and the judge takes it for an answer. A name cannot be
+paraphrased the way a common word can (可用性 for 稼働率), so when the question names
+something no candidate passage holds, in any spelling a reader would accept, the
+passages do not answer it. The search ranks a rare name first (BM25, the identifier
+list), so a name the scope holds reaches the candidates.
+
+A name here is a Latin-script token with a digit, an underscore, a dot inside or two
+capitals (``tcp_fin_timeout``, ``BM25+``, ``vm.swappiness``, ``XGBoost``), or a
+capitalised word that does not open an English sentence (``Nagle``, ``Tokyo``). Units
+(MB, ms) are no names. A passage holds a name in any spelling a reader accepts: another
+case, the plural or its people (SSDs, Kenyans), written apart or joined (Sky+HD,
+UserDatagram), an acronym of capitalised words (AAA), one word of a longer name (Graham
+Twigg, where the passage says Twigg), a typo of one or two letters (Bedigo for Bendigo),
+and across scripts a Japanese word very close to it in USE-m3 space (Tokyo ↔ 東京 0.84,
+Hartmann ↔ ハートマン 0.71). Those spellings are the ones the public QA sets' questions
+use (xquad_en: Sentanta, Bedigo, Kenyans, AAA).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from services.reasoning.extractive.text import detect_language, is_stop_word
+from services.reasoning.extractive.words import content_words
+from services.reasoning.llm import Passage
+
+# A Latin name and a Japanese word this close in USE-m3 space are one name written in two
+# scripts (Tokyo ↔ 東京 0.84, Hartmann ↔ ハートマン 0.71). A name the model does not know
+# sits near unrelated words up to about 0.60 (Nagle ↔ スループット 0.60, sched_latency ↔
+# 一貫性 0.58, in course_os passages), as near as some real transliterations (Kafka ↔ カフカ
+# 0.62, Nagle ↔ ネーグル 0.59): those stay unrecognised, the price of not taking any
+# passage for one that names the thing.
+SAME_NAME_ACROSS_SCRIPTS = 0.70
+
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_.+'’\-]*[A-Za-z0-9+]|[A-Za-z]")
+_WORD = re.compile(r"[a-z0-9][a-z0-9_.+\-]*[a-z0-9+]|[a-z0-9]")
+_SENTENCE_END = re.compile(r"(?:^|[.?!。？！]\s*)$")
+_CAPITALISED_RUN = re.compile(r"(?:[A-Z][A-Za-z]*[\s-]+)*[A-Z][A-Za-z]*")
+_INFLECTION = re.compile(r"(?:ians|ans|ns|es|s|n|'s|’s)$")
+
+# Units are written many ways (MB, MiB, メガバイト): they name no thing of the materials.
+_UNITS = {
+    *"b kb mb gb tb pb kib mib gib tib bps kbps mbps gbps hz khz mhz ghz".split(),
+    *"ns µs us ms sec min km kg mm cm db ppm".split(),
+}
+
+Embed = Callable[[Sequence[str]], dict[str, np.ndarray]]
+
+
+def names_in(question: str) -> list[list[str]]:
+    """The names a question gives, each as its words (a run of capitalised words is one
+    name: any of its words stands for it)."""
+    text = unicodedata.normalize("NFKC", question)
+    english = detect_language(text) == "en"
+    names: list[list[str]] = []
+    run_end: int | None = None  # where the last capitalised word of a run ended
+    for match in _TOKEN.finditer(text):
+        token = re.sub(r"['’]s$", "", match.group(0))
+        opens = english and _SENTENCE_END.search(text[: match.start()]) is not None
+        marked = bool(re.search(r"[0-9_]|[a-z]\.[a-z]", token)) or sum(map(str.isupper, token)) > 1
+        capitalised = token[0].isupper() and not opens
+        unit = token.casefold() in _UNITS
+        if len(token) < 2 or unit or is_stop_word(token) or not (marked or capitalised):
+            run_end = None
+            continue
+        if run_end is not None and not marked and text[run_end : match.start()].isspace():
+            names[-1].append(token)  # Graham Twigg: one name
+        else:
+            names.append([token])
+        run_end = None if marked else match.end()
+    return names
+
+
+def absent_names(question: str, passages: Sequence[Passage], embed: Embed | None) -> list[str]:
+    """The names of ``question`` that no passage holds in any accepted spelling."""
+    names = names_in(question)
+    if not names:
+        return []
+    raw = "\n".join(
+        f"{p.heading}\n{p.text}\n{p.context}\n{p.neighbours}" for p in passages
+    ).replace("\u00a0", " ")
+    text = unicodedata.normalize("NFKC", raw)
+    folded = text.casefold()
+    view = _View(folded, _acronyms(text))
+    missing = [" ".join(name) for name in names if not any(view.holds(w) for w in name)]
+    if missing and embed is not None and detect_language(text) == "ja":
+        missing = _not_written_in_japanese(missing, text, embed)
+    return missing
+
+
+class _View:
+    """The passages as a reader matches a name against them."""
+
+    def __init__(self, folded: str, acronyms: set[str]):
+        self.folded = folded
+        self.squashed = re.sub(r"[\s\-_]+", "", folded)
+        self.words = set(_WORD.findall(folded))
+        self.acronyms = acronyms
+
+    def holds(self, name: str) -> bool:
+        word = name.casefold()
+        stem = _INFLECTION.sub("", word)
+        return (
+            word in self.folded
+            or re.sub(r"[\s\-_]+", "", word) in self.squashed
+            or (len(stem) >= 3 and stem in self.folded)
+            or name in self.acronyms
+            or (len(word) >= 5 and any(_close(word, w) for w in self.words))
+        )
+
+
+def _acronyms(text: str) -> set[str]:
+    """Initials of every run of capitalised words and of each part of it ("The American
+    Automobile Association": AAA)."""
+    found: set[str] = set()
+    for run in _CAPITALISED_RUN.findall(text):
+        initials = "".join(word[0] for word in re.split(r"[\s-]+", run) if word)
+        found.update(
+            initials[i:j] for i in range(len(initials)) for j in range(i + 2, len(initials) + 1)
+        )
+    return found
+
+
+def _close(a: str, b: str) -> bool:
+    """A typo apart: one edit (two for names of eight letters or more), a swap counting
+    as one."""
+    limit = 1 if len(a) < 8 else 2
+    if abs(len(a) - len(b)) > limit:
+        return False
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        current = [i] + [0] * len(b)
+        for j, cb in enumerate(b, start=1):
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        if min(current) > limit:
+            return False
+        previous2, previous = previous, current
+    return previous[-1] <= limit
+
+
+def _not_written_in_japanese(names: list[str], text: str, embed: Embed) -> list[str]:
+    japanese = [w for w in content_words(text) if len(w) > 1 and detect_language(w) == "ja"]
+    if not japanese:
+        return names
+    vectors = embed([*names, *japanese])
+    matrix = np.stack([vectors[w] for w in japanese])
+    return [n for n in names if float((matrix @ vectors[n]).max()) < SAME_NAME_ACROSS_SCRIPTS]

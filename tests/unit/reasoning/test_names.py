@@ -1,0 +1,84 @@
+"""Names a question gives and no passage holds: the judge does not take a passage about
+the topic for an answer about a thing it never names. Cases written for each spelling a
+reader accepts as the same name."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.reasoning.embedders import UseM3Embedder
+from services.reasoning.extractive import ExtractiveLLM
+from services.reasoning.extractive.names import absent_names, names_in
+from services.reasoning.llm import Passage
+
+
+@pytest.mark.parametrize(
+    "question, names",
+    [
+        ("Linux の SCHED_DEADLINE の既定の周期は？", [["Linux"], ["SCHED_DEADLINE"]]),
+        ("What's the default vm.swappiness on Debian?", [["vm.swappiness"], ["Debian"]]),
+        ("Did Grace Hopper work on the Harvard Mark?", [["Grace", "Hopper"], ["Harvard", "Mark"]]),
+        # a sentence's first word, stop words, contractions and units name nothing
+        ("If I'm late, where is the Room?", [["Room"]]),
+        ("ジャーナルは何 MB で、書き込みは何 ms かかる？", []),
+        ("What is a write-ahead log?", []),
+    ],
+)
+def test_the_names_a_question_gives(question, names):
+    assert names_in(question) == names
+
+
+def held(question: str, text: str, embed=None) -> bool:
+    return absent_names(question, [Passage(0, text)], embed) == []
+
+
+@pytest.mark.parametrize(
+    "question, text",
+    [
+        ("Which setting changed for SSDs?", "On an SSD the planner's random_page_cost is 1.1."),
+        ("What sports are Kenyans active in?", "Kenya is known for its runners."),
+        ("What does Sky+HD use?", "Sky+ HD material is broadcast using MPEG-4."),
+        ("What does UserDatagram Protocol promise?", "The User Datagram Protocol is simple."),
+        ("According to the AAA, how many ran out?", "The American Automobile Association said"),
+        ("What does Graham Twigg propose?", "Twigg suggested that the cause was anthrax."),
+        ("What party is favoured in Bedigo?", "Labor holds Bendigo and Geelong."),
+        ("When did Galor and Zeria publish?", "Galor and Zeira showed new evidence in 1993."),
+        ("What is the ARC size on ZFS?", "zfs keeps its arc in memory."),  # another case
+    ],
+)
+def test_a_name_is_held_in_any_spelling_a_reader_accepts(question, text):
+    assert held(question, text)
+
+
+def test_a_name_nothing_holds_is_absent_even_beside_its_topic():
+    text = "CFS は vruntime が最小のタスクを選ぶ。Linux 6.6 からは EEVDF が既定である。"
+    assert absent_names("CFS の sched_latency の既定値は？", [Passage(0, text)], None) == [
+        "sched_latency"
+    ]
+    assert not held("How does Timsort merge runs?", "Tim Peters wrote the sort.")
+
+
+@pytest.fixture(scope="module")
+def engine() -> ExtractiveLLM:
+    return ExtractiveLLM(UseM3Embedder())
+
+
+def test_a_name_written_in_japanese_is_held_across_scripts(engine):
+    text = "「東京都立図書館」をバイグラムに分けると6トークンになる。"
+    assert held("How is the name of the Tokyo library split?", text, engine.scorer.embed)
+    assert not held("How is the name of the Tokyo library split?", text)  # lexically absent
+
+
+def test_the_judge_does_not_take_a_passage_on_the_topic_for_one_naming_the_thing(engine):
+    notes = (
+        "## スケジューラ\n\nLinux は長く CFS を使ってきた。CFS は vruntime が最小のタスクを"
+        "選ぶ。スケジューリングの既定の周期は 6 ms である。"
+    )
+    asked = "CFS の sched_latency の既定値は何 ms？"
+    plan = engine.plan(asked)
+    judgement = engine.evaluate(asked, plan.tasks, [Passage(0, notes, ranks={"bm25": 1})])
+    assert judgement.satisfied_task_ids == []
+    assert "no passage names sched_latency" in judgement.reason
+    plan = engine.plan("CFS の既定の周期は何 ms？")  # the same passage, no foreign name
+    judgement = engine.evaluate("q", plan.tasks, [Passage(0, notes, ranks={"bm25": 1})])
+    assert judgement.satisfied_task_ids == [plan.tasks[0].task_id]
