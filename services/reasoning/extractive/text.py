@@ -219,7 +219,7 @@ def keywords_of(text: str) -> list[str]:
     text = unicodedata.normalize("NFKC", text)
     if detect_language(text) == "ja":
         return _japanese_keywords(text)
-    words = re.findall(rf"[A-Za-z0-9][A-Za-z0-9'’.+#-]*[A-Za-z0-9+#]|[A-Za-z0-9{_GREEK}]", text)
+    words = re.findall(rf"[A-Za-z0-9][A-Za-z0-9_'’.+#-]*[A-Za-z0-9+#]|[A-Za-z0-9{_GREEK}]", text)
     phrases: list[str] = []
     current: list[str] = []
     for word in words:
