@@ -96,7 +96,7 @@ def test_a_keyword_ends_before_the_stem_of_a_verb_inside_a_kanji_run(engine):
         ("ef_search の既定値は？", "ef_search"),
         ("isolation.level はどう設定する？", "isolation.level"),
         ("What does the sf-search-api service do?", "sf-search-api"),
-        ("What is the default ef_search in the lab?", "ef_search"),
+        ("How large did the lab set ef_search?", "ef_search"),
     ],
 )
 def test_a_code_identifier_stays_one_keyword(engine, question, identifier):
