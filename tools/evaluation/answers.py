@@ -42,7 +42,7 @@ from services.professor.settings import ProfessorSettings
 from services.professor.stages import select_evidence
 from services.reasoning import make_llm
 from services.reasoning.embedders import CachedEmbedder, Embedder, UseM3Embedder
-from tools.bench.machine import write_report
+from tools.bench.machine import percentile, write_report
 from tools.evaluation.ingest_path import ingest_files, read_files, stored_form_version
 from tools.evaluation.retrieval import EVAL_USER, load_dataset, store_dataset
 
@@ -204,8 +204,8 @@ def summarise(outcomes: list[Outcome]) -> dict:
         "mean_iterations": round(statistics.mean(o.iterations for o in outcomes), 2),
         "latency_s": {
             "p50": round(statistics.median(latencies), 3),
-            "p95": round(latencies[int(0.95 * (len(latencies) - 1))], 3),
-            "max": round(latencies[-1], 3),
+            "p95": round(percentile(latencies, 95), 3),
+            "max": round(max(latencies), 3),
         },
     }
 
