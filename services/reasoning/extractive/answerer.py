@@ -27,6 +27,7 @@ from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from services.reasoning.extractive.markdown import plain_text
+from services.reasoning.extractive.names import absent_names
 from services.reasoning.extractive.planner import rule_plan
 from services.reasoning.extractive.scoring import Scored, UnitScorer, prepare
 from services.reasoning.extractive.text import detect_language, squash_spaces
@@ -42,6 +43,11 @@ INSUFFICIENT = {
     "en": "The course materials do not contain enough evidence to answer this question.",
 }
 CLOSEST = {"ja": "資料の中で最も近い箇所:", "en": "The closest passages in the materials:"}
+# Said when the question names something no passage found holds (``names.py``).
+NOT_NAMED = {
+    "ja": "見つかった資料の箇所に「{}」は出てきません。",
+    "en": "No passage found in the materials names “{}”.",
+}
 NOT_COVERED = {
     "ja": "（この点について資料に根拠が見つかりませんでした）",
     "en": "(No passage in the materials covers this point.)",
@@ -79,6 +85,8 @@ class Answerer:
         sources = {p.index: p.text for p in passages}
         ranked = self.scorer.score(tasks, passages) if evidence else {}
         if not complete:
+            for name in absent_names(question, evidence, self.scorer.embed):
+                yield NOT_NAMED[language].format(name) + "\n"
             yield from self._closest(language, ranked)
             return
         sections = [

@@ -11,12 +11,21 @@ import re
 import unicodedata
 from collections.abc import Iterator, Sequence
 
-from services.reasoning.extractive.answerer import CLOSEST, INSUFFICIENT, NOT_COVERED, NOTE
+from services.reasoning.extractive.answerer import (
+    CLOSEST,
+    INSUFFICIENT,
+    NOT_COVERED,
+    NOT_NAMED,
+    NOTE,
+)
 from services.reasoning.extractive.markdown import plain_text
 from services.reasoning.extractive.text import content_terms, detect_language, squash_spaces, terms
 from services.reasoning.llm import Passage, Review
 
 _FRAMING = {*NOTE.values(), *INSUFFICIENT.values(), *NOT_COVERED.values(), *CLOSEST.values()}
+_NOT_NAMED = re.compile(
+    "|".join(re.escape(t).replace(re.escape("{}"), "[^「」“”]+") for t in NOT_NAMED.values())
+)
 
 
 def review(question: str, language: str, draft: str, evidence: Sequence[Passage]) -> Review:
@@ -103,6 +112,7 @@ def _is_framing(line: str) -> bool:
     return (
         not stripped
         or stripped in _FRAMING
+        or _NOT_NAMED.fullmatch(stripped) is not None
         or stripped.startswith(("■", "#"))
         or (stripped.endswith((":", "：")) and not re.search(r"\[\d+\]", stripped))
     )

@@ -82,3 +82,15 @@ def test_the_judge_does_not_take_a_passage_on_the_topic_for_one_naming_the_thing
     plan = engine.plan("CFS の既定の周期は何 ms？")  # the same passage, no foreign name
     judgement = engine.evaluate("q", plan.tasks, [Passage(0, notes, ranks={"bm25": 1})])
     assert judgement.satisfied_task_ids == [plan.tasks[0].task_id]
+
+
+def test_an_insufficient_answer_says_which_name_no_passage_holds(engine):
+    notes = (
+        "## スケジューラ\n\nLinux は長く CFS を使ってきた。CFS は vruntime が最小のタスクを"
+        "選ぶ。スケジューリングの既定の周期は 6 ms である。"
+    )
+    evidence = [Passage(0, notes, context=notes)]
+    draft = "".join(engine.answer("CFS の sched_latency の既定値は？", "ja", evidence, False))
+    assert draft.startswith("見つかった資料の箇所に「sched_latency」は出てきません。\n")
+    review = engine.review("q", "ja", draft, evidence)  # said of the passages, not quoted
+    assert review.dropped == [] and review.answer == draft.strip()
