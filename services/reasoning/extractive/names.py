@@ -46,11 +46,17 @@ _SENTENCE_END = re.compile(r"(?:^|[.?!。？！]\s*)$")
 _CAPITALISED_RUN = re.compile(r"(?:[A-Z][A-Za-z]*[\s-]+)*[A-Z][A-Za-z]*")
 _INFLECTION = re.compile(r"(?:ians|ans|ns|es|s|n|'s|’s)$")
 
-# Units are written many ways (MB, MiB, メガバイト): they name no thing of the materials.
+# Units are written many ways (MB, MiB, メガバイト), and so are dates (February, 2月): they
+# name no thing of the materials.
 _UNITS = {
     *"b kb mb gb tb pb kib mib gib tib bps kbps mbps gbps hz khz mhz ghz".split(),
     *"ns µs us ms sec min km kg mm cm db ppm".split(),
+    *"january february march april may june july august september october november".split(),
+    *"december monday tuesday wednesday thursday friday saturday sunday".split(),
 }
+# A capitalised word before a number is a numbered part of a course or a text (Lab 3,
+# Lecture 6, Exercise 2, Table 1), which Japanese notes write 演習3, 第6回, 表1: no name.
+_NUMBERED = re.compile(r"\s*(?:[0-9]|[IVX]+\b)")
 
 Embed = Callable[[Sequence[str]], dict[str, np.ndarray]]
 
@@ -66,7 +72,8 @@ def names_in(question: str) -> list[list[str]]:
         token = re.sub(r"['’]s$", "", match.group(0))
         opens = english and _SENTENCE_END.search(text[: match.start()]) is not None
         marked = bool(re.search(r"[0-9_]|[a-z]\.[a-z]", token)) or sum(map(str.isupper, token)) > 1
-        capitalised = token[0].isupper() and not opens
+        numbered = _NUMBERED.match(text, match.end()) is not None
+        capitalised = token[0].isupper() and not opens and not numbered
         unit = token.casefold() in _UNITS
         if len(token) < 2 or unit or is_stop_word(token) or not (marked or capitalised):
             run_end = None
