@@ -11,13 +11,13 @@ list), so a name the scope holds reaches the candidates.
 A name here is a Latin-script token with a digit, an underscore, a dot inside or two
 capitals (``tcp_fin_timeout``, ``BM25+``, ``vm.swappiness``, ``XGBoost``), or a
 capitalised word that does not open an English sentence (``Nagle``, ``Tokyo``). Units
-(MB, ms) are no names. A passage holds a name in any spelling a reader accepts: another
-case, the plural or its people (SSDs, Kenyans), written apart or joined (Sky+HD,
-UserDatagram), an acronym of capitalised words (AAA), one word of a longer name (Graham
-Twigg, where the passage says Twigg), a typo of one or two letters (Bedigo for Bendigo),
-and across scripts a Japanese word very close to it in USE-m3 space (Tokyo ↔ 東京 0.84,
-Hartmann ↔ ハートマン 0.71). Those spellings are the ones the public QA sets' questions
-use (xquad_en: Sentanta, Bedigo, Kenyans, AAA).
+(MB, ms), dates (February) and numbered parts (Lab 3) are no names. A passage holds a
+name in any spelling a reader accepts: another case, the plural or its people (SSDs,
+Kenyans), written apart or joined (Sky+HD, UserDatagram), an acronym of capitalised words
+(AAA), one word of a longer name (Graham Twigg, where the passage says Twigg), a typo of
+one or two letters (Bedigo for Bendigo), and across scripts a Japanese word very close to
+it in USE-m3 space (Tokyo ↔ 東京 0.84, Hartmann ↔ ハートマン 0.71). Those spellings are the
+ones the public QA sets' questions use (xquad_en: Sentanta, Bedigo, Kenyans, AAA).
 """
 
 from __future__ import annotations
