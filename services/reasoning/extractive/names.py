@@ -48,7 +48,7 @@ _INFLECTION = re.compile(r"(?:ians|ans|ns|es|s|n|'s|’s)$")
 
 # Units are written many ways (MB, MiB, メガバイト), and so are dates (February, 2月): they
 # name no thing of the materials.
-_UNITS = {
+_NO_NAMES = {
     *"b kb mb gb tb pb kib mib gib tib bps kbps mbps gbps hz khz mhz ghz".split(),
     *"ns µs us ms sec min km kg mm cm db ppm".split(),
     *"january february march april may june july august september october november".split(),
@@ -74,8 +74,8 @@ def names_in(question: str) -> list[list[str]]:
         marked = bool(re.search(r"[0-9_]|[a-z]\.[a-z]", token)) or sum(map(str.isupper, token)) > 1
         numbered = _NUMBERED.match(text, match.end()) is not None
         capitalised = token[0].isupper() and not opens and not numbered
-        unit = token.casefold() in _UNITS
-        if len(token) < 2 or unit or is_stop_word(token) or not (marked or capitalised):
+        common = token.casefold() in _NO_NAMES
+        if len(token) < 2 or common or is_stop_word(token) or not (marked or capitalised):
             run_end = None
             continue
         if run_end is not None and not marked and text[run_end : match.start()].isspace():
