@@ -191,3 +191,19 @@ def morphemes(text: str) -> list[tuple[str, str]]:
         for piece in _pieces(unicodedata.normalize("NFKC", text))
         for m in tok.tokenize(piece)
     ]
+
+
+def fenced(body: str, info: str = "") -> str:
+    """``body`` as a fenced Markdown block (``info`` after the opening fence): the fence is
+    longer than any run of backticks in the body, so no line of it can close the block
+    early. The ingestor writes a notebook's cells so, the engine its quoted code."""
+    fence = "`" * max(3, _longest_backtick_run(body) + 1)
+    return f"{fence}{info}\n{body}\n{fence}"
+
+
+def _longest_backtick_run(text: str) -> int:
+    longest = run = 0
+    for char in text:
+        run = run + 1 if char == "`" else 0
+        longest = max(longest, run)
+    return longest

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 
 from services.common.errors import InvalidInput
+from services.common.text import fenced
 from services.ingestor.chunking import Block
 from services.ingestor.parsing import parse_markdown
 
@@ -39,10 +40,10 @@ def parse_notebook(text: str, filename: str) -> tuple[str | None, list[Block]]:
         if cell.get("cell_type") == "markdown" and source:
             parts.append(source)
         elif cell.get("cell_type") == "code" and source:
-            parts.append(_fenced(language, source))
+            parts.append(fenced(source, language))
             printed = "\n".join(filter(None, map(_output, cell.get("outputs") or []))).strip()
             if printed:
-                parts.append(_fenced("text", _bounded(printed)))
+                parts.append(fenced(_bounded(printed), "text"))
     title, blocks = parse_markdown("\n\n".join(parts))
     return metadata.get("title") or title, blocks
 
@@ -63,20 +64,6 @@ def _text(value: object) -> str:
     if isinstance(value, list):
         return "".join(str(line) for line in value)
     return "" if value is None else str(value)
-
-
-def _fenced(info: str, body: str) -> str:
-    """A fenced block whose fence no line of ``body`` can close early."""
-    fence = "`" * max(3, _longest_backtick_run(body) + 1)
-    return f"{fence}{info}\n{body}\n{fence}"
-
-
-def _longest_backtick_run(text: str) -> int:
-    longest = run = 0
-    for char in text:
-        run = run + 1 if char == "`" else 0
-        longest = max(longest, run)
-    return longest
 
 
 def _bounded(text: str) -> str:

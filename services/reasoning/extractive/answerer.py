@@ -26,6 +26,7 @@ import textwrap
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
+from services.common.text import fenced
 from services.reasoning.extractive.markdown import plain_text
 from services.reasoning.extractive.names import absent_names
 from services.reasoning.extractive.planner import rule_plan
@@ -233,7 +234,7 @@ def _render(
             yield quote(plain_text(source[run[0].start : run[-1].end]) if source else run[0].text)
             run.clear()
         if code:  # the block's own lines from the first statement to the last
-            yield fenced(textwrap.dedent(source[code[0].start : code[-1].end]), cite)
+            yield quoted_code(textwrap.dedent(source[code[0].start : code[-1].end]), cite)
             code.clear()
 
     for unit in units:
@@ -256,15 +257,11 @@ def _render(
     yield from flush()
 
 
-def fenced(code: str, cite: str) -> str:
+def quoted_code(code: str, cite: str) -> str:
     """Code quoted as a fenced block whose opening fence carries the citation: a statement
     squashed onto one line (``def f(x): n = len(x) return …``, a YAML key with its nested
-    keys) reads wrong, and code is read by its lines. The fence is longer than any run of
-    backticks in the code, so nothing in it can close the block."""
-    fence = "```"
-    while fence in code:
-        fence += "`"
-    return f"{fence} {cite}\n{code.strip(chr(10))}\n{fence}\n"
+    keys) reads wrong, and code is read by its lines."""
+    return fenced(code.strip("\n"), f" {cite}") + "\n"
 
 
 def _adjacent(source: str, before: Unit, after: Unit) -> bool:
