@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from services.reasoning.extractive.names import absent_names
+from services.reasoning.extractive.names import PassageNames
 from services.reasoning.extractive.planner import rule_plan
 from services.reasoning.extractive.scoring import FEATURES, Scored, UnitScorer
 from services.reasoning.llm import Finding, Judgement, Passage, PlannedTask
@@ -96,6 +96,7 @@ class Judge:
         notes: list[str] = []
         # the search's first passage stays evidence when any unit of it speaks to the task
         heads = set(sorted(p.index for p in passages)[: self.keep_search_top])
+        names = PassageNames(passages, self.scorer.embed)
         for task in tasks:
             best = _best_per_passage(ranked.get(task.task_id, []))
             kept = [s for s in best if s.score >= self.min_finding_score]
@@ -103,7 +104,7 @@ class Judge:
             kept += [s for s in best if s.index in heads and s.matched and s not in kept]
             findings.extend(_finding(s) for s in kept)
             top = best[0] if best else None
-            unnamed = absent_names(task.description, passages, self.scorer.embed) if top else []
+            unnamed = names.absent(task.description) if top else []
             if unnamed:
                 notes.append(f"{task.task_id} not satisfied: no passage names {', '.join(unnamed)}")
             elif top and sufficient(ranked.get(task.task_id, [])):

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
+from functools import cached_property
 
 import numpy as np
 
@@ -88,40 +89,66 @@ def names_in(question: str) -> list[list[str]]:
 
 def absent_names(question: str, passages: Sequence[Passage], embed: Embed | None) -> list[str]:
     """The names of ``question`` that no passage holds in any accepted spelling."""
-    names = names_in(question)
-    if not names:
-        return []
-    raw = "\n".join(
-        f"{p.heading}\n{p.text}\n{p.context}\n{p.neighbours}" for p in passages
-    ).replace("\u00a0", " ")
-    text = unicodedata.normalize("NFKC", raw)
-    folded = text.casefold()
-    view = _View(folded, _acronyms(text))
-    missing = [" ".join(name) for name in names if not any(view.holds(w) for w in name)]
-    if missing and embed is not None and detect_language(text) == "ja":
-        missing = _not_written_in_japanese(missing, text, embed)
-    return missing
+    return PassageNames(passages, embed).absent(question)
 
 
-class _View:
-    """The passages as a reader matches a name against them."""
+class PassageNames:
+    """Passages as a reader matches a name against them; read once for every question
+    (or task) asked of the same passages, and only when one of them gives a name."""
 
-    def __init__(self, folded: str, acronyms: set[str]):
-        self.folded = folded
-        self.squashed = re.sub(r"[\s\-_]+", "", folded)
-        self.words = set(_WORD.findall(folded))
-        self.acronyms = acronyms
+    def __init__(self, passages: Sequence[Passage], embed: Embed | None):
+        self.passages = passages
+        self.embed = embed
 
-    def holds(self, name: str) -> bool:
+    def absent(self, question: str) -> list[str]:
+        names = names_in(question)
+        if not names:
+            return []
+        missing = [" ".join(name) for name in names if not any(map(self._holds, name))]
+        across = self.embed is not None and detect_language(self._text) == "ja"
+        if missing and across and self._japanese:  # a name written in Japanese
+            vectors = self.embed([*missing, *self._japanese])
+            matrix = np.stack([vectors[w] for w in self._japanese])
+            missing = [n for n in missing if (matrix @ vectors[n]).max() < SAME_NAME_ACROSS_SCRIPTS]
+        return missing
+
+    def _holds(self, name: str) -> bool:
         word = name.casefold()
         stem = _INFLECTION.sub("", word)
         return (
-            word in self.folded
-            or re.sub(r"[\s\-_]+", "", word) in self.squashed
-            or (len(stem) >= 3 and stem in self.folded)
-            or name in self.acronyms
-            or (len(word) >= 5 and any(_close(word, w) for w in self.words))
+            word in self._folded
+            or re.sub(r"[\s\-_]+", "", word) in self._squashed
+            or (len(stem) >= 3 and stem in self._folded)
+            or name in self._acronyms
+            or (len(word) >= 5 and any(_close(word, w) for w in self._words))
         )
+
+    @cached_property
+    def _text(self) -> str:
+        raw = "\n".join(
+            f"{p.heading}\n{p.text}\n{p.context}\n{p.neighbours}" for p in self.passages
+        )
+        return unicodedata.normalize("NFKC", raw.replace("\u00a0", " "))
+
+    @cached_property
+    def _folded(self) -> str:
+        return self._text.casefold()
+
+    @cached_property
+    def _squashed(self) -> str:
+        return re.sub(r"[\s\-_]+", "", self._folded)
+
+    @cached_property
+    def _words(self) -> set[str]:
+        return set(_WORD.findall(self._folded))
+
+    @cached_property
+    def _acronyms(self) -> set[str]:
+        return _acronyms(self._text)
+
+    @cached_property
+    def _japanese(self) -> list[str]:
+        return [w for w in content_words(self._text) if len(w) > 1 and detect_language(w) == "ja"]
 
 
 def _acronyms(text: str) -> set[str]:
@@ -154,12 +181,3 @@ def _close(a: str, b: str) -> bool:
             return False
         previous2, previous = previous, current
     return previous[-1] <= limit
-
-
-def _not_written_in_japanese(names: list[str], text: str, embed: Embed) -> list[str]:
-    japanese = [w for w in content_words(text) if len(w) > 1 and detect_language(w) == "ja"]
-    if not japanese:
-        return names
-    vectors = embed([*names, *japanese])
-    matrix = np.stack([vectors[w] for w in japanese])
-    return [n for n in names if float((matrix @ vectors[n]).max()) < SAME_NAME_ACROSS_SCRIPTS]
