@@ -216,17 +216,16 @@ def test_a_function_is_quoted_with_its_lines_and_indentation(engine):
 
 
 def test_what_a_cell_printed_comes_with_its_code_in_a_block_of_its_own(engine):
-    helpers = "".join(f"def step_{i}(s):\n    return advance(s, {i})\n\n" for i in range(16))
+    helpers = "".join(f"def step_{i}(s):\n    return advance(s, {i})\n\n" for i in range(40))
     notebook = (
-        "## 演習3 待ち行列\n\n到着率と処理率を変えてシミュレーションした。\n\n```python\n"
-        "wq, w = simulate_mm1(lam=8.0, mu=10.0, n=200_000)\n"
-        f"{helpers}print(f'Wq={{wq:.4f}} s  W={{w:.4f}} s')\n```\n\n"
-        "```text\nWq=0.3890 s  W=0.4887 s\n```"
-    )  # the listing alone is longer than the lead's budget
-    text, _ = answer(engine, "演習3のシミュレーションで平均滞在時間はいくつになった？", [notebook])
-    assert "``` [1]\nWq=0.3890 s  W=0.4887 s\n```" in text
-    lead_in, code = text.index("シミュレーションした。"), text.index("``` [1]\ndef ")
-    assert lead_in < code < text.index("Wq=0.3890")
+        "## 演習5 分類器\n\n学習した分類器を評価する。\n\n```python\n"
+        "# 検証データでの正解率\nprint(evaluate(model, x_val, y_val))\n\n"
+        f"{helpers}```\n\n```text\n0.912\n```"
+    )  # the listing alone is longer than the lead's budget; what it printed is a number
+    text, _ = answer(engine, "演習5で検証データの正解率はいくつ？", [notebook])
+    assert "``` [1]\n0.912\n```" in text
+    lead_in, code = text.index("分類器を評価する。"), text.index("``` [1]\n")
+    assert lead_in < code < text.index("0.912")
 
 
 def test_a_table_row_comes_with_the_header_that_names_its_cells(engine):

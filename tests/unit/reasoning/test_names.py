@@ -53,10 +53,9 @@ def test_a_name_is_held_in_any_spelling_a_reader_accepts(question, text):
 
 
 def test_a_name_nothing_holds_is_absent_even_beside_its_topic():
-    text = "CFS は vruntime が最小のタスクを選ぶ。Linux 6.6 からは EEVDF が既定である。"
-    assert absent_names("CFS の sched_latency の既定値は？", [Passage(0, text)], None) == [
-        "sched_latency"
-    ]
+    text = "PostgreSQL は WAL を書いてからデータファイルを更新する。既定の間隔は 5 分である。"
+    asked = "PostgreSQL の checkpoint_completion_target の既定値は？"
+    assert absent_names(asked, [Passage(0, text)], None) == ["checkpoint_completion_target"]
     assert not held("How does Timsort merge runs?", "Tim Peters wrote the sort.")
 
 
@@ -66,33 +65,34 @@ def engine() -> ExtractiveLLM:
 
 
 def test_a_name_written_in_japanese_is_held_across_scripts(engine):
-    text = "「東京都立図書館」をバイグラムに分けると6トークンになる。"
-    assert held("How is the name of the Tokyo library split?", text, engine.scorer.embed)
-    assert not held("How is the name of the Tokyo library split?", text)  # lexically absent
+    text = "見学会ではロンドンの図書館を三つ訪ねる。"  # USE-m3: London ↔ ロンドン 0.93
+    assert held("Which libraries in London does the visit include?", text, engine.scorer.embed)
+    assert not held("Which libraries in London does the visit include?", text)  # as written
 
 
 def test_the_judge_does_not_take_a_passage_on_the_topic_for_one_naming_the_thing(engine):
     notes = (
-        "## スケジューラ\n\nLinux は長く CFS を使ってきた。CFS は vruntime が最小のタスクを"
-        "選ぶ。スケジューリングの既定の周期は 6 ms である。"
+        "## チェックポイント\n\nPostgreSQL は WAL を書いてからデータファイルを更新する。"
+        "チェックポイントの既定の間隔は 5 分である。"
     )
-    asked = "CFS の sched_latency の既定値は何 ms？"
+    asked = "チェックポイントの checkpoint_timeout の既定値は何分？"
     plan = engine.plan(asked)
     judgement = engine.evaluate(asked, plan.tasks, [Passage(0, notes, ranks={"bm25": 1})])
     assert judgement.satisfied_task_ids == []
-    assert "no passage names sched_latency" in judgement.reason
-    plan = engine.plan("CFS の既定の周期は何 ms？")  # the same passage, no foreign name
+    assert "no passage names checkpoint_timeout" in judgement.reason
+    plan = engine.plan("チェックポイントの既定の間隔は何分？")  # the same passage, no name
     judgement = engine.evaluate("q", plan.tasks, [Passage(0, notes, ranks={"bm25": 1})])
     assert judgement.satisfied_task_ids == [plan.tasks[0].task_id]
 
 
 def test_an_insufficient_answer_says_which_name_no_passage_holds(engine):
     notes = (
-        "## スケジューラ\n\nLinux は長く CFS を使ってきた。CFS は vruntime が最小のタスクを"
-        "選ぶ。スケジューリングの既定の周期は 6 ms である。"
+        "## チェックポイント\n\nPostgreSQL は WAL を書いてからデータファイルを更新する。"
+        "チェックポイントの既定の間隔は 5 分である。"
     )
     evidence = [Passage(0, notes, context=notes)]
-    draft = "".join(engine.answer("CFS の sched_latency の既定値は？", "ja", evidence, False))
-    assert draft.startswith("見つかった資料の箇所に「sched_latency」は出てきません。\n")
+    asked = "チェックポイントの checkpoint_timeout の既定値は？"
+    draft = "".join(engine.answer(asked, "ja", evidence, False))
+    assert draft.startswith("見つかった資料の箇所に「checkpoint_timeout」は出てきません。\n")
     review = engine.review("q", "ja", draft, evidence)  # said of the passages, not quoted
     assert review.dropped == [] and review.answer == draft.strip()
