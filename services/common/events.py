@@ -73,6 +73,7 @@ class Evidence:
     chunk_text: str = ""
     neighbour_text: str = ""
     rank: int = 0  # the search's best rank of the chunk when it was found (0: unknown)
+    heading: str = ""  # the chunk's innermost section heading: judged with it, never quoted
 
 
 @dataclass(frozen=True)

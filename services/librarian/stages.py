@@ -87,6 +87,7 @@ def evaluate(result: SearchResult, engine: LLMEngine) -> Evaluation:
                 chunk_text=candidate.text,
                 neighbour_text=neighbours,
                 rank=min(candidate.ranks.values(), default=0),
+                heading=candidate.heading_path[-1] if candidate.heading_path else "",
             )
         )
     fresh = best_per_task(fresh, MAX_FRESH_PER_TASK)
@@ -163,7 +164,9 @@ def _held_passages(evidence: list[Evidence], focus: set[str], first_index: int) 
     the search, yet they count when the librarian judges whether the task is covered.
     Each keeps the rank the search gave it when it was found: judged again without it, the
     search's first passage would weigh no more than its last. Findings on them are
-    duplicates of held evidence and are dropped below."""
+    duplicates of held evidence and are dropped below. They are judged without their
+    section heading, which the answer step reads: with it, two near misses (course,
+    course_os) were taken for answers at the second search, and no answer gained."""
     texts: dict[str, str] = {}
     ranks: dict[str, int] = {}
     for e in evidence:

@@ -373,7 +373,13 @@ def answer(
     status = "ANSWERED" if all_satisfied and state.evidence else "INSUFFICIENT"
     evidence = select_evidence(state)
     passages = [
-        Passage(i, e.snippet, context=e.chunk_text or e.snippet, neighbours=e.neighbour_text)
+        Passage(
+            i,
+            e.snippet,
+            context=e.chunk_text or e.snippet,
+            neighbours=e.neighbour_text,
+            heading=e.heading,
+        )
         for i, e in enumerate(evidence)
     ]
     complete = status == "ANSWERED"

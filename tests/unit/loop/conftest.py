@@ -64,8 +64,8 @@ class ScriptedEngine:
 
 @dataclass
 class MemorySearch:
-    """Chunks as (chunk_id, material_id, text); returns those containing a query word,
-    minus seen."""
+    """Chunks as (chunk_id, material_id, text), each under the section "section of
+    <chunk_id>"; returns those containing a query word, minus seen."""
 
     chunks: list[tuple[str, str, str]]
     orders: list[Order] = field(default_factory=list)
@@ -84,7 +84,7 @@ class MemorySearch:
                 mid,
                 f"title {mid}",
                 1,
-                [],
+                [f"title {mid}", f"section of {cid}"],
                 0,
                 text,
                 None,

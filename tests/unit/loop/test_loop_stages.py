@@ -226,6 +226,19 @@ def test_direct_loop_answers_with_citations_across_two_materials(engine_for, mem
     assert records[-1].status == "ANSWERED" and records[-1].evidence
 
 
+def test_the_answer_step_reads_each_pieces_section_heading(engine_for, memory_search):
+    # a list item's section ("Common pitfalls") is often all that says what it is about
+    engine = engine_for({"t1": "median", "t2": "standard error"})
+    received = []
+    draft = engine.answer
+    engine.answer = lambda q, lang, evidence, complete=True: (
+        received.extend(evidence) or draft(q, lang, evidence, complete)
+    )
+    DirectLoop(engine, memory_search(CHUNKS), lambda record: None).run(question())
+    sections = {p.heading for p in received}
+    assert sections == {"section of c1", "section of c3"}
+
+
 def test_direct_loop_stops_at_max_iterations_with_an_honest_insufficient(engine_for, memory_search):
     engine = engine_for({"t1": "quark"})
     search = memory_search(CHUNKS)
