@@ -5,7 +5,8 @@ is its finding for the task. Whether the task is satisfied is a second, calibrat
 decision on the best unit: how likely it answers, how much of the question it covers,
 how close it reads, the most specific keyword it misses and whether it has the shape
 asked for (``sufficient``). A task whose question names something no passage holds
-(``names.py``: sched_latency, Nagle) is not satisfied, however close the passages read.
+(``names.py``: sched_latency, Nagle), or states a setting none states (lists = 1000 where
+the notes give lists = 100), is not satisfied, however close the passages read.
 """
 
 from __future__ import annotations

@@ -18,6 +18,11 @@ Kenyans), written apart or joined (Sky+HD, UserDatagram), an acronym of capitali
 one or two letters (Bedigo for Bendigo), and across scripts a Japanese word very close to
 it in USE-m3 space (Tokyo ↔ 東京 0.84, Hartmann ↔ ハートマン 0.71). Those spellings are the
 ones the public QA sets' questions use (xquad_en: Sentanta, Bedigo, Kenyans, AAA).
+
+A setting the question states (``lists = 1000``, ``acks=1``) is a name with its value: the
+passages hold it when one states it, in any spacing, or tabulates it, the value in a
+column headed by the setting's name (a printed table with a ``q`` column and a row ``4``
+states q=4). Notes that give ``lists = 100`` do not answer a question about 1000.
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ _WORD = re.compile(r"[a-z0-9][a-z0-9_.+\-]*[a-z0-9+]|[a-z0-9]")
 _SENTENCE_END = re.compile(r"(?:^|[.?!。？！]\s*)$")
 _CAPITALISED_RUN = re.compile(r"(?:[A-Z][A-Za-z]*[\s-]+)*[A-Z][A-Za-z]*")
 _INFLECTION = re.compile(r"(?:ians|ans|ns|es|s|n|'s|’s)$")
+_SETTING = re.compile(r"(?<![\w.])([A-Za-z_][\w.]*)\s*=\s*(-?\d[\d,]*(?:\.\d+)?)(?!\w|\.\d)")
 
 # Units are written many ways (MB, MiB, メガバイト), and so are dates (February, 2月): they
 # name no thing of the materials.
@@ -101,6 +107,13 @@ class PassageNames:
         self.embed = embed
 
     def absent(self, question: str) -> list[str]:
+        return self._absent_names(question) + [
+            f"{name} = {value}"
+            for name, value in settings_in(question)
+            if not self._states(name, value)
+        ]
+
+    def _absent_names(self, question: str) -> list[str]:
         names = names_in(question)
         if not names:
             return []
@@ -111,6 +124,12 @@ class PassageNames:
             matrix = np.stack([vectors[w] for w in self._japanese])
             missing = [n for n in missing if (matrix @ vectors[n]).max() < SAME_NAME_ACROSS_SCRIPTS]
         return missing
+
+    def _states(self, name: str, value: str) -> bool:
+        setting = (name.casefold(), value)
+        return setting in self._settings or any(
+            _tabulates(block, *setting) for block in re.split(r"\n\s*\n", self._folded)
+        )
 
     def _holds(self, name: str) -> bool:
         word = name.casefold()
@@ -131,6 +150,10 @@ class PassageNames:
         return unicodedata.normalize("NFKC", raw.replace("\u00a0", " "))
 
     @cached_property
+    def _settings(self) -> set[tuple[str, str]]:
+        return {(name.casefold(), value) for name, value in settings_in(self._text)}
+
+    @cached_property
     def _folded(self) -> str:
         return self._text.casefold()
 
@@ -149,6 +172,32 @@ class PassageNames:
     @cached_property
     def _japanese(self) -> list[str]:
         return [w for w in content_words(self._text) if len(w) > 1 and detect_language(w) == "ja"]
+
+
+def settings_in(text: str) -> list[tuple[str, str]]:
+    """The settings a text states, as (name, value): ``lists = 1,000`` is ("lists", "1000")."""
+    plain = unicodedata.normalize("NFKC", text)
+    return [(m[1], m[2].replace(",", "")) for m in _SETTING.finditer(plain)]
+
+
+def _tabulates(block: str, name: str, value: str) -> bool:
+    """A table (Markdown, or printed in aligned columns) with a column headed ``name`` and
+    ``value`` in that column of a later row."""
+    column: int | None = None
+    for line in block.splitlines():
+        cells = _cells(line)
+        if column is not None and len(cells) > column and cells[column] == value:
+            return True
+        if column is None and name in cells:
+            column = cells.index(name)
+    return False
+
+
+def _cells(line: str) -> list[str]:
+    line = line.strip()
+    if line.startswith("|"):
+        return [c.strip().replace(",", "") for c in line.strip("|").split("|")]
+    return [c.replace(",", "") for c in line.split()]
 
 
 def _acronyms(text: str) -> set[str]:

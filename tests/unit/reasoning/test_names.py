@@ -8,7 +8,7 @@ import pytest
 
 from services.reasoning.embedders import UseM3Embedder
 from services.reasoning.extractive import ExtractiveLLM
-from services.reasoning.extractive.names import absent_names, names_in
+from services.reasoning.extractive.names import absent_names, names_in, settings_in
 from services.reasoning.llm import Passage
 
 
@@ -96,3 +96,47 @@ def test_an_insufficient_answer_says_which_name_no_passage_holds(engine):
     assert draft.startswith("見つかった資料の箇所に「checkpoint_timeout」は出てきません。\n")
     review = engine.review("q", "ja", draft, evidence)  # said of the passages, not quoted
     assert review.dropped == [] and review.answer == draft.strip()
+
+
+@pytest.mark.parametrize(
+    "text, settings",
+    [
+        ("Train with batch_size = 1,024 and lr=0.5.", [("batch_size", "1024"), ("lr", "0.5")]),
+        ("shared_buffers = 4GB", []),  # a value with a unit is not read as a number
+        ("if a == b then x.y=-2", [("x.y", "-2")]),
+    ],
+)
+def test_the_settings_a_text_states(text, settings):
+    assert settings_in(text) == settings
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The lab trains with batch_size=64 for ten epochs.",  # other spacing
+        "| optimizer | batch_size | epochs |\n|---|---|---|\n| SGD | 64 | 10 |",
+        "```text\n  batch_size   accuracy\n          32      0.912\n          64      0.918\n```",
+    ],
+)
+def test_a_setting_is_held_where_a_passage_states_or_tabulates_it(text):
+    assert held("What accuracy did the lab reach with batch_size = 64?", text)
+
+
+def test_a_setting_at_another_value_is_absent():
+    text = "| optimizer | batch_size | accuracy |\n|---|---|---|\n| SGD | 32 | 0.912 |"
+    asked = "What accuracy did the lab reach with batch_size = 64?"
+    assert absent_names(asked, [Passage(0, text)], None) == ["batch_size = 64"]
+    # the value in another column is no setting of that name
+    assert not held("Which run used epochs = 32?", text)
+
+
+def test_the_judge_does_not_take_a_result_at_another_setting_for_the_one_asked(engine):
+    notes = (
+        "## Lab results\n\nWith batch_size = 32 the classifier reached an accuracy of 0.912 "
+        "on the validation split."
+    )
+    passages = [Passage(0, notes, ranks={"bm25": 1})]
+    for value, taken in (("32", True), ("64", False)):
+        asked = f"What accuracy did the classifier reach with batch_size = {value}?"
+        judgement = engine.evaluate(asked, engine.plan(asked).tasks, passages)
+        assert bool(judgement.satisfied_task_ids) is taken, judgement.reason
