@@ -177,7 +177,14 @@ class PassageNames:
 def settings_in(text: str) -> list[tuple[str, str]]:
     """The settings a text states, as (name, value): ``lists = 1,000`` is ("lists", "1000")."""
     plain = unicodedata.normalize("NFKC", text)
-    return [(m[1], m[2].replace(",", "")) for m in _SETTING.finditer(plain)]
+    return [(m[1], _number(m[2])) for m in _SETTING.finditer(plain)]
+
+
+def _number(text: str) -> str:
+    """A number as written, without thousands separators or trailing decimal zeros (0.50 is
+    0.5)."""
+    text = text.replace(",", "")
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def _tabulates(block: str, name: str, value: str) -> bool:
@@ -195,9 +202,8 @@ def _tabulates(block: str, name: str, value: str) -> bool:
 
 def _cells(line: str) -> list[str]:
     line = line.strip()
-    if line.startswith("|"):
-        return [c.strip().replace(",", "") for c in line.strip("|").split("|")]
-    return [c.replace(",", "") for c in line.split()]
+    cells = line.strip("|").split("|") if line.startswith("|") else line.split()
+    return [_number(c.strip()) for c in cells]
 
 
 def _acronyms(text: str) -> set[str]:

@@ -114,6 +114,7 @@ def test_the_settings_a_text_states(text, settings):
     "text",
     [
         "The lab trains with batch_size=64 for ten epochs.",  # other spacing
+        "The lab trains with batch_size = 64.0 for ten epochs.",  # another way to write it
         "| optimizer | batch_size | epochs |\n|---|---|---|\n| SGD | 64 | 10 |",
         "```text\n  batch_size   accuracy\n          32      0.912\n          64      0.918\n```",
     ],
