@@ -21,8 +21,10 @@ ones the public QA sets' questions use (xquad_en: Sentanta, Bedigo, Kenyans, AAA
 
 A setting the question states (``lists = 1000``, ``acks=1``) is a name with its value: the
 passages hold it when one states it, in any spacing, or tabulates it, the value in a
-column headed by the setting's name (a printed table with a ``q`` column and a row ``4``
-states q=4). Notes that give ``lists = 100`` do not answer a question about 1000.
+column headed by the setting's name (a printed table with a ``batch`` column and a row
+``64`` states batch=64). Notes that give ``lists = 100`` do not answer a question about
+1000. A one-letter name (``x = 2``, ``n = 8``) is a worked example's variable, which a
+student may choose freely: no setting.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ _WORD = re.compile(r"[a-z0-9][a-z0-9_.+\-]*[a-z0-9+]|[a-z0-9]")
 _SENTENCE_END = re.compile(r"(?:^|[.?!。？！]\s*)$")
 _CAPITALISED_RUN = re.compile(r"(?:[A-Z][A-Za-z]*[\s-]+)*[A-Z][A-Za-z]*")
 _INFLECTION = re.compile(r"(?:ians|ans|ns|es|s|n|'s|’s)$")
-_SETTING = re.compile(r"(?<![\w.])([A-Za-z_][\w.]*)\s*=\s*(-?\d[\d,]*(?:\.\d+)?)(?!\w|\.\d)")
+_SETTING = re.compile(r"(?<![\w.])([A-Za-z_][\w.]+)\s*=\s*(-?\d[\d,]*(?:\.\d+)?)(?!\w|\.\d)")
 
 # Units are written many ways (MB, MiB, メガバイト), and so are dates (February, 2月): they
 # name no thing of the materials.

@@ -104,6 +104,7 @@ def test_an_insufficient_answer_says_which_name_no_passage_holds(engine):
         ("Train with batch_size = 1,024 and lr=0.5.", [("batch_size", "1024"), ("lr", "0.5")]),
         ("shared_buffers = 4GB", []),  # a value with a unit is not read as a number
         ("if a == b then x.y=-2", [("x.y", "-2")]),
+        ("With p = 0.9 and n = 8, what is the speedup?", []),  # a worked example's variables
     ],
 )
 def test_the_settings_a_text_states(text, settings):
