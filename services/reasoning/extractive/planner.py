@@ -1,7 +1,8 @@
 """Rule-based Phase 2 planning and query refinement for the extractive engine.
 
 A question is split into minimal tasks (seed 001 "Decomposition"):
-comparisons give one task per compared item plus a difference task
+comparisons give one task per compared item plus a difference task, or the
+question asked of them when the sentence goes on ("X vs Y: which is faster?")
 (complexity 2.0), definitions one task (1.0), enumerations and several
 question sentences one task each. Everything here is deterministic.
 """
@@ -80,6 +81,12 @@ _VISUAL = re.compile(
 _JA_ITEM_SPLIT = re.compile(r"と|や|および|及び|、|,")
 _EN_ITEM_SPLIT = re.compile(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+", re.I)
 _JA_PARTICLE_INSIDE = re.compile(r"[はがをにでへ]|から|まで|より")
+_COLON = re.compile(r"\s*[:;]\s*")
+# A request that only asks for the comparison itself: …の違いを教えてください
+_REQUEST = re.compile(
+    r"^(?:を|について)?(?:詳しく|簡単に)?(?:教えて|説明して|述べて|解説して|まとめて)"
+    r"(?:ください|下さい|ほしい|欲しい)?$"
+)
 
 
 @dataclass(frozen=True)
@@ -87,6 +94,7 @@ class _Shape:
     kind: str  # compare | define | topics | question
     items: tuple[str, ...]
     text: str
+    asks: str = ""  # what a comparison asks beyond the difference ("mutex vs spinlock: when …")
 
 
 def rule_plan(question: str) -> PlanDraft:
@@ -170,7 +178,7 @@ def _shape(sentence: str, language: str) -> _Shape:
         body = re.sub(r"^(?:では|また|それでは|さらに|次に)、?", "", body)
         for pattern in _JA_COMPARE:
             if (m := pattern.search(body)) and len(items := _ja_items(m["items"])) >= 2:
-                return _Shape("compare", items, body)
+                return _Shape("compare", items, body, _asked_beyond(body[m.end() :]))
         for pattern in _JA_DEFINE:
             if m := pattern.search(body):
                 items = _ja_items(m["x"])
@@ -181,8 +189,11 @@ def _shape(sentence: str, language: str) -> _Shape:
     for pattern in _EN_COMPARE:
         if m := pattern.search(body):
             raw = [m["a"], m["b"]] if "a" in pattern.groupindex else _en_split(m["items"])
-            if len(items := _en_items(raw)) >= 2:
-                return _Shape("compare", items, body)
+            # "mutex vs spinlock: when is spinning better?": the items end at the colon
+            cut = [_COLON.split(item, maxsplit=1) for item in raw]
+            asks = " ".join(part[1] for part in cut if len(part) > 1)
+            if len(items := _en_items([part[0] for part in cut])) >= 2:
+                return _Shape("compare", items, body, _asked_beyond(asks))
     for pattern in _EN_DEFINE:
         if m := pattern.search(body):
             items = _en_items(_en_split(m["x"]))
@@ -191,6 +202,13 @@ def _shape(sentence: str, language: str) -> _Shape:
     if (m := _EN_TOPICS.search(body)) and len(items := _en_items(_en_split(m["items"]))) >= 2:
         return _Shape("topics", items, body)
     return _Shape("question", (), body)
+
+
+def _asked_beyond(tail: str) -> str:
+    """The part of a comparison that asks something of its own (どちらが速い, when is
+    spinning better), or "" when the tail only ends the sentence (…の違いは？)."""
+    tail = _REQUEST.sub("", tail.strip(" :;、。"))
+    return tail if keywords_of(tail) else ""
 
 
 def _ja_items(text: str) -> tuple[str, ...]:
@@ -232,6 +250,9 @@ def _tasks_for(shape: _Shape, language: str, first_id: int) -> list[PlannedTask]
         joined = "と".join(shape.items) if ja else " and ".join(shape.items)
         difference = f"{joined}の違い" if ja else f"How {joined} differ"
         keywords = _distinct(k for t in tasks for k in t.keywords)
+        if shape.asks:  # the question asked of the two is the task, in its own words
+            difference = shape.text
+            keywords = _distinct([*keywords, *keywords_of(shape.asks)])
         return tasks + [task(len(tasks), difference, keywords)]
     if shape.kind in {"define", "topics"} and len(shape.items) > 1:
         return [

@@ -31,6 +31,28 @@ def test_a_comparison_is_one_task_per_item_and_one_for_the_difference(engine, qu
 
 
 @pytest.mark.parametrize(
+    "question, items, asked",
+    [
+        ("Paging vs segmentation: which one fragments memory?", ["Paging", "segmentation"],
+         "fragments memory"),
+        ("ヒープとスタックの違い：どちらが速い？", ["ヒープ", "スタック"], "速い"),
+    ],
+)  # fmt: skip
+def test_what_a_comparison_asks_of_its_items_is_its_last_task(engine, question, items, asked):
+    plan = engine.plan(question)
+    assert [t.description.rstrip("?").removeprefix("What is ") for t in plan.tasks[:-1]] == [
+        i if i.isascii() else f"{i}とは何か" for i in items
+    ]
+    last = plan.tasks[-1]
+    assert asked in last.description and asked in " ".join(last.keywords)
+
+
+def test_a_request_for_the_comparison_asks_nothing_more(engine):
+    plan = engine.plan("ヒープとスタックの違いを教えてください")
+    assert plan.tasks[-1].description == "ヒープとスタックの違い"
+
+
+@pytest.mark.parametrize(
     "question, keyword",
     [("正規化とは何ですか？", "正規化"), ("トランザクションって何？", "トランザクション"),
      ("What is a write-ahead log?", "write-ahead log")],
