@@ -20,11 +20,11 @@ it in USE-m3 space (Tokyo ↔ 東京 0.84, Hartmann ↔ ハートマン 0.71). T
 ones the public QA sets' questions use (xquad_en: Sentanta, Bedigo, Kenyans, AAA).
 
 A setting the question states (``lists = 1000``, ``acks=1``) is a name with its value: the
-passages hold it when one states it, in any spacing, or tabulates it, the value in a
-column headed by the setting's name (a printed table with a ``batch`` column and a row
-``64`` states batch=64). Notes that give ``lists = 100`` do not answer a question about
-1000. A one-letter name (``x = 2``, ``n = 8``) is a worked example's variable, which a
-student may choose freely: no setting.
+passages hold it when one states it, in any spacing or in prose (ef_search を 100 に), or
+tabulates it, the value in a column headed by the setting's name (a printed table with a
+``batch`` column and a row ``64`` states batch=64). Notes that give ``lists = 100`` do not
+answer a question about 1000. A one-letter name (``x = 2``, ``n = 8``) is a worked
+example's variable, which a student may choose freely: no setting.
 """
 
 from __future__ import annotations
@@ -53,6 +53,9 @@ _WORD = re.compile(r"[a-z0-9][a-z0-9_.+\-]*[a-z0-9+]|[a-z0-9]")
 _SENTENCE_END = re.compile(r"(?:^|[.?!。？！]\s*)$")
 _CAPITALISED_RUN = re.compile(r"(?:[A-Z][A-Za-z]*[\s-]+)*[A-Z][A-Za-z]*")
 _INFLECTION = re.compile(r"(?:ians|ans|ns|es|s|n|'s|’s)$")
+# A setting written in prose: its value within this many characters after its name.
+_PROSE_REACH = 16
+_PROSE_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 _SETTING = re.compile(r"(?<![\w.])([A-Za-z_][\w.]+)\s*=\s*(-?\d[\d,]*(?:\.\d+)?)(?!\w|\.\d)")
 
 # Units are written many ways (MB, MiB, メガバイト), and so are dates (February, 2月): they
@@ -129,8 +132,10 @@ class PassageNames:
 
     def _states(self, name: str, value: str) -> bool:
         setting = (name.casefold(), value)
-        return setting in self._settings or any(
-            _tabulates(block, *setting) for block in re.split(r"\n\s*\n", self._folded)
+        return (
+            setting in self._settings
+            or _in_prose(self._folded, *setting)
+            or any(_tabulates(block, *setting) for block in re.split(r"\n\s*\n", self._folded))
         )
 
     def _holds(self, name: str) -> bool:
@@ -187,6 +192,16 @@ def _number(text: str) -> str:
     0.5)."""
     text = text.replace(",", "")
     return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _in_prose(text: str, name: str, value: str) -> bool:
+    """The value is the first number after the name, a few characters on ("ef_search を 100
+    にすると", "set lists to 1,000")."""
+    for match in re.finditer(rf"(?<![\w.]){re.escape(name)}(?![\w])", text):
+        number = _PROSE_NUMBER.search(text, match.end(), match.end() + _PROSE_REACH)
+        if number and _number(number[0]) == value:
+            return True
+    return False
 
 
 def _tabulates(block: str, name: str, value: str) -> bool:

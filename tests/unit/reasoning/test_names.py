@@ -116,6 +116,7 @@ def test_the_settings_a_text_states(text, settings):
     [
         "The lab trains with batch_size=64 for ten epochs.",  # other spacing
         "The lab trains with batch_size = 64.0 for ten epochs.",  # another way to write it
+        "演習では batch_size を 64 にして10エポック学習する。",  # in prose
         "| optimizer | batch_size | epochs |\n|---|---|---|\n| SGD | 64 | 10 |",
         "```text\n  batch_size   accuracy\n          32      0.912\n          64      0.918\n```",
     ],
@@ -130,6 +131,9 @@ def test_a_setting_at_another_value_is_absent():
     assert absent_names(asked, [Passage(0, text)], None) == ["batch_size = 64"]
     # the value in another column is no setting of that name
     assert not held("Which run used epochs = 32?", text)
+    # nor is a number further on in the sentence
+    prose = "We trained with batch_size set to 32 on 64 GPUs."
+    assert not held("What accuracy did the lab reach with batch_size = 64?", prose)
 
 
 def test_the_judge_does_not_take_a_result_at_another_setting_for_the_one_asked(engine):
