@@ -33,6 +33,8 @@ _SQL = {"sql", "psql", "postgresql", "postgres", "plpgsql"}
 _OUTPUT = {"text", "output", "console", "stdout", "out"}
 _QUESTION = re.compile(r"^(?:Q|質問)\s*[:：]")
 _MAX_STATEMENT_LINES = 12
+# A line break inside a sentence: the line goes on in lower case, or ends with 、
+_SOFT_BREAK = re.compile(r"(?<=[A-Za-z0-9,`)])\n(?=[a-z`(])|(?<=、)\n")
 
 
 @dataclass(frozen=True)
@@ -147,7 +149,10 @@ def _prose(passage: str, start: int, end: int, units: list[Unit]) -> str:
     Q/A pair the question is the context of every sentence of the answer. Returns the
     last sentence (a possible lead-in of what follows)."""
     previous = question = ""
-    for span in split_sentences(passage[start:end]):
+    # a line broken inside a sentence (notes wrapped at 90 columns) is one line: the same
+    # length, so each sentence's offsets still point into the passage
+    paragraph = _SOFT_BREAK.sub(" ", passage[start:end])
+    for span in split_sentences(paragraph):
         text = plain_text(span.text).replace("\n", " ")
         if not text:
             continue

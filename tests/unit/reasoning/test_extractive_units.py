@@ -107,6 +107,27 @@ def test_a_sentence_is_read_in_the_context_of_the_one_before():
     assert units[1].context == "コミット前の書き込みは見えてはならない。"
 
 
+def test_a_sentence_wrapped_over_lines_is_one_sentence_and_a_line_of_its_own_is_not():
+    notes = (
+        "A journal is written before the data. It is always\n"
+        "replayed after a crash: `fsck` is not needed, and recovery takes\n"
+        "seconds.\nThe ext4 default is ordered mode\n"
+        "Writeback mode is faster\n"
+        "Q: 何が速い？\nA: writeback モードは速いが、\n古いデータが見えることがある。"
+    )
+    units = units_of(notes)
+    assert [u.text for u in units] == [
+        "A journal is written before the data.",
+        "It is always replayed after a crash: fsck is not needed, and recovery takes seconds.",
+        "The ext4 default is ordered mode",  # the next line opens with a capital: its own
+        "Writeback mode is faster",
+        "Q: 何が速い？",
+        "A: writeback モードは速いが、 古いデータが見えることがある。",
+    ]
+    second = units[1]
+    assert notes[second.start : second.end].endswith("recovery takes\nseconds.")
+
+
 def test_what_a_code_block_printed_is_read_with_it_and_a_lone_text_block_is_not():
     cell = (
         "シミュレーションの結果:\n\n```python\nw = simulate(8.0, 10.0)\nprint(f'W={w:.3f}')\n```"
