@@ -53,6 +53,11 @@ NOT_COVERED = {
     "ja": "（この点について資料に根拠が見つかりませんでした）",
     "en": "(No passage in the materials covers this point.)",
 }
+# Said under a task whose passages were all quoted for an earlier task of the question.
+QUOTED_ABOVE = {
+    "ja": "（上に引用した箇所がこの点にも答えています）",
+    "en": "(The passages quoted above answer this point too.)",
+}
 # Excerpt sizes in characters, chosen on the course sets and the QA sets (eval answers):
 # 600 + 150 holds a gold key in 0.98 / 0.78 (course / course_ml) and 0.97 / 0.95
 # (jsquad_ja / xquad_en) of the questions whose gold passage was found; 400 + 150 loses
@@ -103,13 +108,17 @@ class Answerer:
                 yield f"■ {description}\n"
             if not blocks:
                 yield NOT_COVERED[language] + "\n"
+            quoted = False
             for quote in blocks:
                 units = [u for u in quote.units if (quote.index, u.start) not in shown]
                 shown.update((quote.index, u.start) for u in units)
                 if units:
+                    quoted = True
                     yield from _render(
                         quote.index, units, sources[quote.index], language, quote.support
                     )
+            if blocks and not quoted:
+                yield QUOTED_ABOVE[language] + "\n"
             if len(sections) > 1:
                 yield "\n"
         yield NOTE[language]

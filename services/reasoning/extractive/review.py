@@ -17,12 +17,19 @@ from services.reasoning.extractive.answerer import (
     NOT_COVERED,
     NOT_NAMED,
     NOTE,
+    QUOTED_ABOVE,
 )
 from services.reasoning.extractive.markdown import plain_text
 from services.reasoning.extractive.text import content_terms, detect_language, squash_spaces, terms
 from services.reasoning.llm import Passage, Review
 
-_FRAMING = {*NOTE.values(), *INSUFFICIENT.values(), *NOT_COVERED.values(), *CLOSEST.values()}
+_FRAMING = {
+    *NOTE.values(),
+    *INSUFFICIENT.values(),
+    *NOT_COVERED.values(),
+    *QUOTED_ABOVE.values(),
+    *CLOSEST.values(),
+}
 _NOT_NAMED = re.compile(
     "|".join(re.escape(t).replace(re.escape("{}"), "[^「」“”]+") for t in NOT_NAMED.values())
 )

@@ -250,6 +250,17 @@ def test_a_comparison_is_answered_per_task_and_cites_both_materials(engine):
     assert "[1]" in text[median:mean] and "[2]" in text[mean:]
 
 
+def test_a_task_answered_by_what_an_earlier_task_quoted_says_so(engine):
+    both = "### 代表値\n\n中央値は外れ値の影響を受けにくいが、平均は外れ値の影響を強く受ける。"
+    text, evidence = answer(engine, "中央値と平均の違いは？", [both])
+    sections = text.split("■ ")[1:]
+    assert len(sections) == 3 and "[1]" in sections[0]
+    for later in sections[1:]:  # nothing quoted twice, and no heading left empty
+        assert "[1]" not in later and "（上に引用した箇所がこの点にも答えています）" in later
+    review = engine.review("中央値と平均の違いは？", "ja", text, evidence)
+    assert review.dropped == []
+
+
 def test_supporting_quotes_follow_the_lead_from_another_passage(engine):
     other = "## 代表値\n\n中央値は外れ値に強いので、所得の分布などで平均の代わりに使われる。"
     text, _ = answer(engine, "中央値とは何ですか？", [MEDIAN, other])
