@@ -53,7 +53,9 @@ _WORD = re.compile(r"[a-z0-9][a-z0-9_.+\-]*[a-z0-9+]|[a-z0-9]")
 _SENTENCE_END = re.compile(r"(?:^|[.?!。？！]\s*)$")
 _CAPITALISED_RUN = re.compile(r"(?:[A-Z][A-Za-z]*[\s-]+)*[A-Z][A-Za-z]*")
 _INFLECTION = re.compile(r"(?:ians|ans|ns|es|s|n|'s|’s)$")
-# A setting written in prose: its value within this many characters after its name.
+# A setting written in prose: its value within this many characters after its name
+# ("ef_search を 100 に" is 4, "set lists to 1,000" 4). Not fitted: the five sets write
+# their settings with "=", so none moves with it.
 _PROSE_REACH = 16
 _PROSE_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 _SETTING = re.compile(r"(?<![\w.])([A-Za-z_][\w.]+)\s*=\s*(-?\d[\d,]*(?:\.\d+)?)(?!\w|\.\d)")
