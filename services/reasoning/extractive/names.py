@@ -57,8 +57,9 @@ _INFLECTION = re.compile(r"(?:ians|ans|ns|es|s|n|'s|’s)$")
 # ("ef_search を 100 に" is 4, "set lists to 1,000" 4). Not fitted: the five sets write
 # their settings with "=", so none moves with it.
 _PROSE_REACH = 16
-_PROSE_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
-_SETTING = re.compile(r"(?<![\w.])([A-Za-z_][\w.]+)\s*=\s*(-?\d[\d,]*(?:\.\d+)?)(?!\w|\.\d)")
+_NUMBER = r"-?\d[\d,]*(?:\.\d+)?"  # as written: 1,000 and 0.50 included
+_PROSE_NUMBER = re.compile(_NUMBER)
+_SETTING = re.compile(rf"(?<![\w.])([A-Za-z_][\w.]+)\s*=\s*({_NUMBER})(?!\w|\.\d)")
 
 # Units are written many ways (MB, MiB, メガバイト), and so are dates (February, 2月): they
 # name no thing of the materials.
@@ -137,7 +138,7 @@ class PassageNames:
         return (
             setting in self._settings
             or _in_prose(self._folded, *setting)
-            or any(_tabulates(block, *setting) for block in re.split(r"\n\s*\n", self._folded))
+            or any(_tabulates(block, *setting) for block in self._blocks)
         )
 
     def _holds(self, name: str) -> bool:
@@ -165,6 +166,11 @@ class PassageNames:
     @cached_property
     def _folded(self) -> str:
         return self._text.casefold()
+
+    @cached_property
+    def _blocks(self) -> list[str]:
+        """The passages' paragraphs and tables, each apart (a table is one block)."""
+        return re.split(r"\n\s*\n", self._folded)
 
     @cached_property
     def _squashed(self) -> str:
