@@ -63,16 +63,22 @@ def test_student_asks_sees_progress_and_answer_opens_a_citation_and_follows_up(
     assert page.errors == []
 
 
+def rendered(page, markdown: str, read: str = "box.innerHTML"):
+    """What the console's renderMarkdown makes of ``markdown``: ``read`` is a JavaScript
+    expression over ``box``, the element it was rendered into."""
+    script = f"""(markdown) => {{
+        const box = document.createElement("div");
+        box.append(renderMarkdown(markdown));
+        return {read};
+    }}"""
+    return page.evaluate(script, markdown)
+
+
 def test_markdown_is_rendered_as_dom_and_never_as_html(page, live_gateway, demo_subject):
     sign_in(page, live_gateway, "student-1", demo_subject)
-    html = page.evaluate(
-        """() => {
-            const box = document.createElement("div");
-            box.append(renderMarkdown(
-              "## 見出し\\n**強調** と <img src=x onerror=alert(1)> 「### 中央値 とは」[1]"
-              + "\\n- 項目"));
-            return box.innerHTML;
-        }"""
+    html = rendered(
+        page,
+        "## 見出し\n**強調** と <img src=x onerror=alert(1)> 「### 中央値 とは」[1]\n- 項目",
     )
     assert "<strong>強調</strong>" in html and "<li>項目</li>" in html
     assert "<img" not in html and "&lt;img" in html
@@ -83,16 +89,12 @@ def test_a_quoted_code_block_keeps_its_lines_and_shows_its_citation(
     page, live_gateway, demo_subject
 ):
     sign_in(page, live_gateway, "student-1", demo_subject)
-    out = page.evaluate(
-        """() => {
-            const box = document.createElement("div");
-            box.append(renderMarkdown(
-              "「次の関数で学習する。」[1]\\n``` [2]\\ndef fit(x):\\n    return x ** 2"
-              + "\\n```\\n後の文。"));
-            return {code: box.querySelector("pre code").textContent,
-                    cite: box.querySelector("pre + p").textContent,
-                    after: box.lastChild.textContent};
-        }"""
+    out = rendered(
+        page,
+        "「次の関数で学習する。」[1]\n``` [2]\ndef fit(x):\n    return x ** 2\n```\n後の文。",
+        """{code: box.querySelector("pre code").textContent,
+            cite: box.querySelector("pre + p").textContent,
+            after: box.lastChild.textContent}""",
     )
     assert out["code"] == "def fit(x):\n    return x ** 2"  # lines and indentation as written
     assert out["cite"] == "[2]" and out["after"] == "後の文。"
