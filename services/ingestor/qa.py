@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections import Counter
 from collections.abc import Sequence
 
 from services.common.errors import InvalidInput
@@ -36,18 +37,28 @@ CATEGORY_COLUMNS = (
 def parse_csv(
     text: str, filename: str, limits: ChunkLimits, heading: tuple[str, ...] = ()
 ) -> list[Chunk]:
-    sample = text[:4096]
     try:
-        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(sample, delimiters=",\t;")
-    except csv.Error:
-        dialect = csv.excel
-    try:
-        rows = list(csv.reader(io.StringIO(text), dialect))
+        rows = list(csv.reader(io.StringIO(text), csv.excel, delimiter=_delimiter(text[:4096])))
     except csv.Error as exc:
         raise InvalidInput(f"{filename!r} is not valid CSV: {exc}") from exc
     if not any(cell.strip() for row in rows for cell in row):
         raise InvalidInput(f"{filename!r} has no rows")
     return table_chunks(rows, filename, limits, heading)
+
+
+def _delimiter(sample: str) -> str:
+    """The delimiter (comma, tab or semicolon) that cuts the sample's rows into the same
+    number of columns most often. Quoting is always the standard double quote: guessing it
+    (``csv.Sniffer``) took the apostrophes of "'<' and '>'" for quotes and cut a row's
+    answer at its first comma."""
+    best, most = ",", 0
+    for delimiter in ",\t;":
+        rows = [r for r in csv.reader(io.StringIO(sample), delimiter=delimiter) if r]
+        rows = rows[:-1] or rows  # the sample may end inside its last row
+        width, count = Counter(len(r) for r in rows).most_common(1)[0] if rows else (0, 0)
+        if width > 1 and count > most:
+            best, most = delimiter, count
+    return best
 
 
 def table_chunks(

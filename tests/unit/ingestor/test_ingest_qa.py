@@ -23,6 +23,28 @@ def test_csv_rows_become_q_a_chunks_with_category_headings():
     ]
 
 
+def test_apostrophes_are_no_quotes():
+    # A CSV quotes with double quotes. Guessing the quote character (csv.Sniffer) took the
+    # apostrophes around '<' and '>' for quotes once a file had nine plain rows, and cut
+    # that row's answer at its comma.
+    plain = "".join(f"web,Question {i}?,Answer {i}.\n" for i in range(9))
+    data = (
+        "category,question,answer\n" + plain + "web,Is stripping the '<' and '>' characters"
+        ' enough?,"No, escape on output."\n'
+    ).encode()
+    chunks = parse_material(data, "faq.csv").chunks
+    assert len(chunks) == 10
+    assert chunks[-1].text == (
+        "Q: Is stripping the '<' and '>' characters enough?\nA: No, escape on output."
+    )
+
+
+def test_semicolons_delimit_when_they_cut_every_row_alike():
+    data = b"question;answer\nWhat is 1,5 + 1?;2,5\nWhat is 0,5 * 2?;1\n"
+    chunks = parse_material(data, "faq.csv").chunks
+    assert [c.text for c in chunks] == ["Q: What is 1,5 + 1?\nA: 2,5", "Q: What is 0,5 * 2?\nA: 1"]
+
+
 def test_japanese_headers_shift_jis_and_tabs():
     data = "質問\t回答\n平均とは？\t合計を個数で割った値。\n".encode("cp932")
     parsed = parse_material(data, "qa.csv")
