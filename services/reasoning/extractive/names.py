@@ -14,8 +14,9 @@ capitalised word that does not open an English sentence (``Nagle``, ``Tokyo``). 
 (MB, ms), dates (February) and numbered parts (Lab 3) are no names. A passage holds a
 name in any spelling a reader accepts: another case, the plural or its people (SSDs,
 Kenyans), written apart or joined (Sky+HD, UserDatagram), an acronym of capitalised words
-(AAA), one word of a longer name (Graham Twigg, where the passage says Twigg), a typo of
-one or two letters (Bedigo for Bendigo), and across scripts a Japanese word very close to
+(AAA), typeset in a formula (HKDF-Extract in ``\\mathrm{HKDF\\text{-}Extract}``), one word
+of a longer name (Graham Twigg, where the passage says Twigg), a typo of one or two
+letters (Bedigo for Bendigo), and across scripts a Japanese word very close to
 it in USE-m3 space (Tokyo ↔ 東京 0.84, Hartmann ↔ ハートマン 0.71). Those spellings are the
 ones the public QA sets' questions use (xquad_en: Sentanta, Bedigo, Kenyans, AAA).
 
@@ -61,6 +62,7 @@ _NUMBER = r"-?\d[\d,]*(?:\.\d+)?"  # as written: 1,000 and 0.50 included
 _PROSE_NUMBER = re.compile(_NUMBER)
 _SETTING = re.compile(rf"(?<![\w.])([A-Za-z_][\w.]+)\s*=\s*({_NUMBER})(?!\w|\.\d)")
 
+_LATEX_TEXT = re.compile(r"\\(?:text|textrm|textit|textbf|math[a-z]{2,4}|operatorname)\{([^{}]*)\}")
 # Units are written many ways (MB, MiB, メガバイト), and so are dates (February, 2月): they
 # name no thing of the materials.
 _NO_NAMES = {
@@ -157,7 +159,7 @@ class PassageNames:
         raw = "\n".join(
             f"{p.heading}\n{p.text}\n{p.context}\n{p.neighbours}" for p in self.passages
         )
-        return unicodedata.normalize("NFKC", raw.replace("\u00a0", " "))
+        return unicodedata.normalize("NFKC", _as_typeset(raw.replace("\u00a0", " ")))
 
     @cached_property
     def _settings(self) -> set[tuple[str, str]]:
@@ -187,6 +189,14 @@ class PassageNames:
     @cached_property
     def _japanese(self) -> list[str]:
         return [w for w in content_words(self._text) if len(w) > 1 and detect_language(w) == "ja"]
+
+
+def _as_typeset(text: str) -> str:
+    """A formula's names as a reader sees them typeset: \\mathrm{HKDF\\text{-}Extract} is
+    HKDF-Extract."""
+    while (unwrapped := _LATEX_TEXT.sub(r"\1", text)) != text:
+        text = unwrapped
+    return text
 
 
 def settings_in(text: str) -> list[tuple[str, str]]:

@@ -46,6 +46,8 @@ def held(question: str, text: str, embed=None) -> bool:
         ("What party is favoured in Bedigo?", "Labor holds Bendigo and Geelong."),
         ("When did Galor and Zeria publish?", "Galor and Zeira showed new evidence in 1993."),
         ("What is the ARC size on ZFS?", "zfs keeps its arc in memory."),  # another case
+        # in a formula, as typeset: \mathrm{HKDF\text{-}Extract} reads HKDF-Extract
+        ("What does HKDF-Extract take?", r"$$\mathrm{HKDF\text{-}Extract}(\mathrm{salt}, k)$$"),
     ],
 )
 def test_a_name_is_held_in_any_spelling_a_reader_accepts(question, text):
