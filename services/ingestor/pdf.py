@@ -3,26 +3,38 @@
 pypdf's plain extraction follows the content stream (so columns stay in order)
 but loses paragraph breaks; a paragraph is taken to end at a line clearly
 shorter than the page's full lines. Bookmarks (the outline) give the heading
-path: a bookmark's title line on its page opens that heading there.
+path: a bookmark's title line on its page opens that heading there. Lines set
+wholly in a monospaced font (Courier, a "Mono" face, LaTeX's typewriter) are a
+code listing or printed output: they become one fenced block, their indentation
+and column spacing as printed.
 """
 
 from __future__ import annotations
 
 import io
+import itertools
 import logging
 import re
+import textwrap
 from dataclasses import dataclass, field
 
 from pypdf import PdfReader
 from pypdf.errors import PyPdfError
 
 from services.common.errors import InvalidInput
+from services.common.text import fenced
 from services.ingestor.chunking import Block
 from services.ingestor.parsing import join_cjk_lines
 
 logger = logging.getLogger(__name__)
 
 MIN_PAGE_CHARS = 8  # fewer visible characters (a page number, a stamp): no usable text layer
+# Font names of monospaced faces whose descriptor does not say so (the standard Courier has
+# no descriptor; LaTeX's typewriter faces are CMTT / LMMono).
+_MONOSPACED_NAME = re.compile(
+    r"courier|mono|consol|menlo|inconsolata|typewriter|cmtt|lmtt|sourcecode|firacode", re.I
+)
+_FIXED_PITCH = 1  # bit 1 of a font descriptor's /Flags
 
 
 @dataclass
@@ -50,7 +62,8 @@ def parse_pdf(data: bytes, filename: str) -> PdfText:
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted and not reader.decrypt(""):
             raise InvalidInput(f"{filename!r} is a password-protected PDF")
-        page_texts = [page.extract_text() or "" for page in reader.pages]
+        pages = _without_monospaced_body([_page_lines(page) for page in reader.pages])
+        page_texts = ["\n".join(text for text, _ in lines) for lines in pages]
         bookmarks = _bookmarks(reader)
         meta_title = (reader.metadata.title if reader.metadata else None) or None
     except InvalidInput:
@@ -61,11 +74,66 @@ def parse_pdf(data: bytes, filename: str) -> PdfText:
     if not page_texts:
         raise InvalidInput(f"{filename!r} is a PDF without pages")
     empty = [n + 1 for n, text in enumerate(page_texts) if len(_visible(text)) < MIN_PAGE_CHARS]
-    blocks = _blocks(page_texts, bookmarks)
+    blocks = _blocks(pages, bookmarks)
     title = meta_title.strip() if meta_title and meta_title.strip() else None
     if empty and len(empty) < len(page_texts):
         logger.warning("pdf pages without text layer", extra={"pdf": filename, "pages": empty})
     return PdfText(title, blocks, len(page_texts), empty)
+
+
+def _page_lines(page) -> list[tuple[str, bool]]:
+    """The page's text lines as pypdf extracts them, each with whether every character
+    of it is set in a monospaced font."""
+    parts: list[tuple[str, bool]] = []
+    fonts: dict[int, bool] = {}
+
+    def visit(text, _cm, _tm, font, _size) -> None:
+        if text:
+            key = id(font)
+            if key not in fonts:
+                fonts[key] = _monospaced(font)
+            parts.append((text, fonts[key]))
+
+    text = page.extract_text(visitor_text=visit) or ""
+    if "".join(t for t, _ in parts) != text:  # the pieces do not spell the text: no fonts
+        return [(line, False) for line in text.split("\n")]
+    lines: list[tuple[str, bool]] = []
+    line, mono = "", True
+    for piece, monospaced in parts:
+        for i, segment in enumerate(piece.split("\n")):
+            if i:
+                lines.append((line, mono and bool(line.strip())))
+                line, mono = "", True
+            line += segment
+            mono = mono and (monospaced or not segment.strip())
+    lines.append((line, mono and bool(line.strip())))
+    return lines
+
+
+def _without_monospaced_body(pages: list[list[tuple[str, bool]]]) -> list[list[tuple[str, bool]]]:
+    """A document set in a monospaced font nearly throughout (a text file printed to PDF,
+    perhaps with a page header in another font) has no listings: that font is its body."""
+    printed = [mono for lines in pages for raw, mono in lines if raw.strip()]
+    if sum(printed) < 0.9 * len(printed):
+        return pages
+    return [[(raw, False) for raw, _ in lines] for lines in pages]
+
+
+def _monospaced(font) -> bool:
+    """The font is fixed-pitch: by its descriptor's flag, or by its name."""
+    try:
+        font = font.get_object() if font is not None else None
+        if not font:
+            return False
+        described = font
+        if "/DescendantFonts" in font:  # a composite font: its one descendant describes it
+            described = font["/DescendantFonts"].get_object()[0].get_object()
+        descriptor = described.get("/FontDescriptor")
+        flags = int(descriptor.get_object().get("/Flags", 0)) if descriptor else 0
+        name = str(font.get("/BaseFont", ""))
+    except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, IndexError):
+        return False
+    return bool(flags & _FIXED_PITCH) or bool(_MONOSPACED_NAME.search(name))
 
 
 def _visible(text: str) -> str:
@@ -111,23 +179,26 @@ class _HeadingStack:
         return tuple(title for _, title in self._stack)
 
 
-def _blocks(page_texts: list[str], bookmarks: list[_Bookmark]) -> list[Block]:
+def _blocks(pages: list[list[tuple[str, bool]]], bookmarks: list[_Bookmark]) -> list[Block]:
     headings = _HeadingStack()
     blocks: list[Block] = []
-    for index, text in enumerate(page_texts):
+    for index, lines in enumerate(pages):
         pending = [b for b in bookmarks if b.page == index]
-        blocks.extend(_page_blocks(text, index + 1, pending, headings))
+        blocks.extend(_page_blocks(lines, index + 1, pending, headings))
         for mark in pending:  # bookmark whose title is not printed: it opens at the page end
             headings.open(mark)
     return blocks
 
 
 def _page_blocks(
-    text: str, page: int, pending: list[_Bookmark], headings: _HeadingStack
+    page_lines: list[tuple[str, bool]], page: int, pending: list[_Bookmark], headings: _HeadingStack
 ) -> list[Block]:
-    """Paragraph blocks of one page; consumes the bookmarks whose titles it finds."""
-    lines = [line for line in (_norm(raw) for raw in text.split("\n")) if line]
-    full = _full_line_length(lines)
+    """Paragraph and code blocks of one page; consumes the bookmarks whose titles it finds."""
+    code = _listing_lines(page_lines)
+    kept = [(_norm(raw), raw.rstrip(), c) for (raw, _), c in zip(page_lines, code, strict=True)]
+    kept = [(line, raw, c) for line, raw, c in kept if line or c]
+    lines = [line for line, _, _ in kept]
+    full = _full_line_length([line for line in lines if line])
     blocks: list[Block] = []
     paragraph: list[str] = []
 
@@ -137,7 +208,16 @@ def _page_blocks(
             paragraph.clear()
 
     i = 0
-    while i < len(lines):
+    while i < len(kept):
+        if kept[i][2]:  # a listing: every line as printed, up to the next line of prose
+            flush()
+            j = i
+            while j < len(kept) and kept[j][2]:
+                j += 1
+            listing = textwrap.dedent("\n".join(raw for _, raw, _ in kept[i:j]))
+            blocks.append(Block(fenced(listing), headings.path, page))
+            i = j
+            continue
         if consumed := _match_heading(lines, i, pending):
             flush()
             headings.open(pending.pop(0))
@@ -149,6 +229,17 @@ def _page_blocks(
         i += 1
     flush()
     return blocks
+
+
+def _listing_lines(page_lines: list[tuple[str, bool]]) -> list[bool]:
+    """Which lines belong to a listing: the monospaced ones, and a blank line between two
+    of them (the blank lines of the code as printed)."""
+    printed = [(i, mono) for i, (raw, mono) in enumerate(page_lines) if raw.strip()]
+    code = [mono for _, mono in page_lines]
+    for (i, before), (j, after) in itertools.pairwise(printed):
+        if before and after:
+            code[i + 1 : j] = [True] * (j - i - 1)
+    return code
 
 
 def _match_heading(lines: list[str], i: int, pending: list[_Bookmark]) -> int:

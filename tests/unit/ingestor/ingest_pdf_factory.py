@@ -6,14 +6,15 @@ from fpdf import FPDF
 
 
 def make_pdf(
-    pages: list[list[str]],
+    pages: list[list[str | list[str]]],
     *,
     bookmarks: dict[int, list[str]] | None = None,
     blank_pages: int = 0,
     title: str | None = None,
 ) -> bytes:
-    """One page per list of paragraphs; ``bookmarks[page_index]`` titles are printed as headings
-    and added to the outline; ``blank_pages`` pages with a drawing but no text are appended."""
+    """One page per list of paragraphs; a paragraph given as a list of lines is a listing set
+    in Courier, line by line; ``bookmarks[page_index]`` titles are printed as headings and
+    added to the outline; ``blank_pages`` pages with a drawing but no text are appended."""
     pdf = FPDF(format="A4")
     if title:
         pdf.set_title(title)
@@ -25,7 +26,13 @@ def make_pdf(
             pdf.multi_cell(0, 8, heading, new_x="LMARGIN", new_y="NEXT")
         pdf.set_font("Helvetica", "", 11)
         for paragraph in paragraphs:
-            pdf.multi_cell(0, 6, paragraph, new_x="LMARGIN", new_y="NEXT")
+            if isinstance(paragraph, list):
+                pdf.set_font("Courier", "", 9)
+                for line in paragraph:
+                    pdf.cell(0, 5, line, new_x="LMARGIN", new_y="NEXT")
+                pdf.set_font("Helvetica", "", 11)
+            else:
+                pdf.multi_cell(0, 6, paragraph, new_x="LMARGIN", new_y="NEXT")
             pdf.ln(4)
     for _ in range(blank_pages):
         pdf.add_page()

@@ -34,6 +34,34 @@ def test_pages_headings_and_paragraphs():
     ]
 
 
+def test_a_listing_in_a_monospaced_font_is_one_code_block_as_printed():
+    listing = [
+        "def verify(row, password):",
+        "    if row.scheme == 'wrapped':",
+        "        return check(row.hash, pre)",
+        " ",
+        "    return check(row.hash, password)",
+    ]
+    printed = ["function          time per hash", "bcrypt, cost 12   240 ms"]
+    data = make_pdf([["The check reads:", listing, "Measured on one core:", printed]])
+    blocks = parse_pdf(data, "lab.pdf").blocks
+    assert [b.text for b in blocks] == [
+        "The check reads:",
+        "```\n" + "\n".join(listing).replace("\n \n", "\n\n") + "\n```",
+        "Measured on one core:",
+        "```\n" + "\n".join(printed) + "\n```",  # columns kept as printed
+    ]
+    assert blocks[1].kind == "code"
+
+
+def test_a_document_printed_in_a_monospaced_font_is_prose():
+    # a text file printed to PDF: Courier throughout, under a page header in another font
+    lines = [f"Line {n} of notes printed from a text file in Courier." for n in range(12)]
+    blocks = parse_pdf(make_pdf([["notes.txt - page 1", lines]]), "notes.pdf").blocks
+    assert {b.kind for b in blocks} == {"prose"}
+    assert "Line 11 of notes" in blocks[-1].text
+
+
 def test_parse_material_keeps_page_numbers_in_chunks():
     data = make_pdf([["Page one text."], ["Page two text."]])
     parsed = parse_material(data, "two.pdf")
