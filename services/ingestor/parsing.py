@@ -12,12 +12,15 @@ from collections.abc import Sequence
 from html.parser import HTMLParser
 
 from services.common.errors import InvalidInput
+from services.common.text import LIST_ITEM
 from services.ingestor.chunking import Block
 
 _CJK = r"\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
 # A line break between two CJK characters is layout, not a space; but a line that opens
-# with a bullet (・, ●, ■ …) starts a list item and keeps its break.
-_CJK_BREAK = re.compile(rf"(?<=[{_CJK}])[ \t]*\n[ \t]*(?=[{_CJK}])(?![・●○■□◆◇▪※])")
+# with a bullet (・, ●, ■ …) starts a list item, and one indented with an ideographic
+# space starts a paragraph (字下げ) or sets off an item, a formula or a table row: both
+# keep their break.
+_CJK_BREAK = re.compile(rf"(?<=[{_CJK}])[ \t]*\n[ \t]*(?=[{_CJK}])(?![・●○■□◆◇▪※\u3000])")
 
 
 _KANA = re.compile(r"[\u3041-\u309f\u30a0-\u30ff]")
@@ -209,11 +212,15 @@ def _piped(row: str) -> str:
 
 
 # A plain-text heading is a one-line paragraph that numbers a section ("3. L2 正則化",
-# "2.1 Setup", "第3章 索引") or is bracketed (【まとめ】), with no sentence end. The number's
-# depth is the level; a bracketed heading sits below whatever is open.
+# "2.1 Setup", "第3章 索引", "（2）誕生日のパラドックス") or is bracketed (【まとめ】), with
+# no sentence end. The number's depth is the level; a bracketed heading sits below
+# whatever is open.
 _NUMBERED_HEADING = re.compile(
     r"^(?:(\d{1,2}(?:\.\d{1,2})*)[.．]?|第[0-9０-９一二三四五六七八九十]+[章節部])[ \t\u3000]+\S"
 )
+# （1）, (1) and ① number sections one and two levels below "1." when a line of its own
+# stands above prose: 「（1）暗号学的ハッシュ関数とは」.
+_PAREN_HEADING = re.compile(r"^(?:([(（]\d{1,2}[)）])|[①-⑳])[ \t\u3000]*\S")
 _BRACKET_HEADING = re.compile(r"^【[^】]{1,30}】$")
 _SENTENCE_END = re.compile(r"[。．.!?！？:：]$")
 _MAX_HEADING_CHARS = 50
@@ -230,6 +237,8 @@ def _heading_level(paragraph: str) -> int | None:
     if numbered := _NUMBERED_HEADING.match(line):
         number = numbered.group(1)
         return number.count(".") + 1 if number else 1
+    if parenthesised := _PAREN_HEADING.match(line):
+        return 2 if parenthesised.group(1) else 3
     return None
 
 
@@ -272,7 +281,7 @@ def parse_plain_text(text: str) -> tuple[str | None, list[Block]]:
     """
     if looks_like_markdown(text):
         return parse_markdown(text)
-    paragraphs = [p.strip() for p in re.split(r"\n[ \t]*\n", text) if p.strip()]
+    paragraphs = [p.strip("\n").rstrip() for p in re.split(r"\n[ \t\u3000]*\n", text) if p.strip()]
     levels = [_heading_level(p) for p in paragraphs]
     title = None
     if len(paragraphs) > 1 and levels[0] is None:
@@ -288,9 +297,61 @@ def parse_plain_text(text: str) -> tuple[str | None, list[Block]]:
         if is_heading:
             headings.open(level, paragraph)
         elif not (i == 0 and title):
-            lines = with_outer_pipes(paragraph.split("\n"))
-            blocks.append(Block(join_cjk_lines("\n".join(lines)), headings.path))
+            blocks.extend(Block(text, headings.path) for text in _plain_blocks(paragraph))
     return title, blocks
+
+
+# Indentation: an ideographic space or a tab, or two spaces. Columns of a table aligned by
+# hand are set apart by an ideographic space, two spaces or a tab.
+_INDENT = re.compile(r"^(?:[\u3000\t]|  )[\u3000 \t]*")
+_COLUMN_GAP = re.compile(r"\u3000[\u3000 ]*| {2,}|\t+")
+
+
+def _plain_blocks(paragraph: str) -> list[str]:
+    """A paragraph's prose and what it sets off by indenting. An indented line is a line of
+    its own (a list item, a formula, a row), never the rest of the sentence above it; a
+    line indented deeper under an item goes on with that item; indented lines that split
+    into the same columns are a table."""
+    runs: list[tuple[bool, list[str]]] = []
+    for line in (line for line in paragraph.split("\n") if line.strip()):
+        indented = _INDENT.match(line) is not None
+        if runs and runs[-1][0] == indented:
+            runs[-1][1].append(line)
+        elif len(runs) == 1 and len(runs[0][1]) == 1 and not indented:
+            runs[0] = (False, [runs[0][1][0].strip(), line])  # a paragraph's first-line indent
+        else:
+            runs.append((indented, [line]))
+    out = []
+    for indented, lines in runs:
+        if not indented:
+            out.append(join_cjk_lines("\n".join(with_outer_pipes(lines))))
+            continue
+        rows = [_COLUMN_GAP.split(line.strip()) for line in lines]
+        tabular = len(rows) > 1 and len(rows[0]) > 1 and len({len(r) for r in rows}) == 1
+        if tabular and not any(LIST_ITEM.match(line) for line in lines):
+            out.append("\n".join(markdown_table(rows)))
+        else:
+            out.append("\n".join(_set_off(lines)))
+    return out
+
+
+def _set_off(lines: list[str]) -> list[str]:
+    """Indented lines without their indentation, each its own line, except that a line
+    indented deeper than the item above it continues that item."""
+    kept: list[tuple[int, str]] = []  # (indentation width, text)
+    for line in lines:
+        width = sum(2 if c == "\u3000" else 4 if c == "\t" else 1 for c in _INDENT.match(line)[0])
+        text = line.strip()
+        if (
+            kept
+            and LIST_ITEM.match(kept[-1][1])
+            and not LIST_ITEM.match(text)
+            and width > kept[-1][0]
+        ):
+            kept[-1] = (kept[-1][0], join_cjk_lines(f"{kept[-1][1]}\n{text}").replace("\n", " "))
+        else:
+            kept.append((width, text))
+    return [text for _, text in kept]
 
 
 # --- HTML -------------------------------------------------------------------------------

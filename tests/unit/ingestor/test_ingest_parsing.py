@@ -145,6 +145,38 @@ def test_plain_text_paragraphs():
     assert [b.text for b in blocks] == ["第一段落の続き。", "Second paragraph\nwraps here."]
 
 
+def test_plain_text_indented_lines_are_items_and_rows_not_the_sentence_above():
+    # notes set off items, formulas and tables with ideographic spaces; a line indented
+    # deeper under an item goes on with it
+    text = (
+        "保存の方法を悪い順に並べる。\n"
+        "\u3000\u30001. 平文のまま保存する\n"
+        "\u3000\u30002. ソルトなしのハッシュ ―― 同じパスワードは同じ値になり、\n"
+        "\u3000\u3000\u3000 事前計算した表が使える\n"
+        "\u3000\u3000・ソルトは16バイト\n\n"
+        "\u3000\u3000名前\u3000\u3000\u3000出力長\n"
+        "\u3000\u3000MD5\u3000\u3000\u3000\u3000128 ビット\n"
+        "\u3000\u3000SHA3-256\u3000 256 ビット\n"
+    )
+    _, blocks = parse_plain_text(text)
+    assert [b.text for b in blocks] == [
+        "保存の方法を悪い順に並べる。",
+        "1. 平文のまま保存する\n"
+        "2. ソルトなしのハッシュ ―― 同じパスワードは同じ値になり、事前計算した表が使える\n"
+        "・ソルトは16バイト",
+        "| 名前 | 出力長 |\n| --- | --- |\n| MD5 | 128 ビット |\n| SHA3-256 | 256 ビット |",
+    ]
+    assert [b.kind for b in blocks] == ["prose", "list", "table"]
+
+
+def test_plain_text_first_line_indent_opens_a_paragraph_and_parenthesised_numbers_head():
+    text = "講義ノート\n\n（1）ハッシュ関数とは\n\n\u3000任意の長さの入力から、\n出力を計算する。\n"
+    _, blocks = parse_plain_text(text)
+    assert [(b.heading_path, b.text) for b in blocks] == [
+        (("講義ノート", "（1）ハッシュ関数とは"), "任意の長さの入力から、出力を計算する。")
+    ]
+
+
 def test_plain_text_numbered_and_bracketed_lines_are_headings_below_the_title():
     text = (
         "統計学入門 第3回\n講義ノート\n\n"
