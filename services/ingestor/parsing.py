@@ -509,7 +509,7 @@ class _HtmlToBlocks(HTMLParser):
         if self._pre and not keep_whitespace:
             self._text.append(raw)  # still inside <pre>: keep collecting
             return
-        text = raw.strip("\n") if keep_whitespace else _collapse(raw)
+        text = raw.strip("\n") if keep_whitespace else _tex_math(_collapse(raw))
         if re.fullmatch(r"-|\d+\.", text):
             self._text.append(text + " ")  # a list marker waits for the item's first paragraph
         elif text and text != "```\n```":
@@ -527,6 +527,18 @@ class _HtmlToBlocks(HTMLParser):
                 lines.append("|" + "---|" * width)
         self._rows = []
         self.blocks.append(Block("\n".join(lines), self._headings.path))
+
+
+# MathJax's delimiters, as the Markdown the rest of the pipeline reads: a paragraph that
+# is one \[ … \] display is a formula block, \( … \) inline math is $ … $.
+_TEX_DISPLAY = re.compile(r"\\\[\s*(.+?)\s*\\\]", re.S)
+_TEX_INLINE = re.compile(r"\\\((.+?)\\\)")
+
+
+def _tex_math(text: str) -> str:
+    if display := _TEX_DISPLAY.fullmatch(text):
+        return f"$$\n{display.group(1)}\n$$"
+    return _TEX_INLINE.sub(lambda m: f"${m.group(1).strip()}$", text)
 
 
 def _collapse(text: str) -> str:

@@ -134,6 +134,20 @@ def test_html_to_markdownish_blocks():
     assert not any("hidden" in b.text or "color" in b.text for b in blocks)
 
 
+def test_html_mathjax_is_read_as_markdown_math():
+    html = (
+        "<p>With at most \\(W\\) bytes in flight the throughput is bounded by</p>"
+        "<p>\\[ \\text{throughput} \\le \\frac{W}{\\mathrm{RTT}} \\]</p>"
+        "<pre><code>print(r'\\[not math\\]')</code></pre>"
+    )
+    _, blocks = parse_html(html)
+    assert [(b.kind, b.text) for b in blocks] == [
+        ("prose", "With at most $W$ bytes in flight the throughput is bounded by"),
+        ("formula", "$$\n\\text{throughput} \\le \\frac{W}{\\mathrm{RTT}}\n$$"),
+        ("code", "```\nprint(r'\\[not math\\]')\n```"),
+    ]
+
+
 def test_html_title_falls_back_to_h1():
     title, _ = parse_html("<h1>Only heading</h1><p>x</p>")
     assert title == "Only heading"
