@@ -18,7 +18,7 @@ import re
 import textwrap
 from dataclasses import dataclass, field
 
-from pypdf import PdfReader
+from pypdf import PageObject, PdfReader
 from pypdf.errors import PyPdfError
 
 from services.common.errors import InvalidInput
@@ -81,7 +81,7 @@ def parse_pdf(data: bytes, filename: str) -> PdfText:
     return PdfText(title, blocks, len(page_texts), empty)
 
 
-def _page_lines(page) -> list[tuple[str, bool]]:
+def _page_lines(page: PageObject) -> list[tuple[str, bool]]:
     """The page's text lines as pypdf extracts them, each with whether every character
     of it is set in a monospaced font."""
     parts: list[tuple[str, bool]] = []
