@@ -16,6 +16,7 @@ import itertools
 import logging
 import re
 import textwrap
+import unicodedata
 from dataclasses import dataclass, field
 
 from pypdf import PageObject, PdfReader
@@ -224,7 +225,7 @@ def _page_blocks(
             i += consumed
             continue
         paragraph.append(lines[i])
-        if len(lines[i]) < 0.8 * full:  # a short line ends its paragraph
+        if _width(lines[i]) < 0.8 * full:  # a short line ends its paragraph
             flush()
         i += 1
     flush()
@@ -257,17 +258,23 @@ def _match_heading(lines: list[str], i: int, pending: list[_Bookmark]) -> int:
 
 
 def _full_line_length(lines: list[str]) -> int:
-    """Length of a full-width line on this page.
+    """Width of a full line on this page (``_width``).
 
     The 90th percentile of line lengths ignores a stray overlong line (a URL) on a
     full page; a page of a few lines has too few samples for that, so its longest counts.
     """
     if not lines:
         return 0
-    lengths = sorted(len(line) for line in lines)
+    lengths = sorted(_width(line) for line in lines)
     if len(lengths) < 10:
         return lengths[-1]
     return lengths[int(0.9 * (len(lengths) - 1))]
+
+
+def _width(line: str) -> int:
+    """A line's printed width in half-width cells: a Japanese character takes two, so a full
+    line of Japanese with a Latin word in it is as wide as one without."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
 
 
 def _join_lines(lines: list[str]) -> str:
