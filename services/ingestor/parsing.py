@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import codecs
 import re
+import textwrap
 from collections.abc import Sequence
 from html.parser import HTMLParser
 
 from services.common.errors import InvalidInput
-from services.common.text import LIST_ITEM
+from services.common.text import LIST_ITEM, fenced
 from services.ingestor.chunking import Block
 
 _CJK = r"\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
@@ -305,13 +306,12 @@ def parse_plain_text(text: str) -> tuple[str | None, list[Block]]:
 # hand are set apart by an ideographic space, two spaces or a tab.
 _INDENT = re.compile(r"^(?:[\u3000\t]|  )[\u3000 \t]*")
 _COLUMN_GAP = re.compile(r"\u3000[\u3000 ]*| {2,}|\t+")
+_CODE_MARK = re.compile(r"[=(){}\[\];<>]|^\$ |^#|^//")
 
 
 def _plain_blocks(paragraph: str) -> list[str]:
     """A paragraph's prose and what it sets off by indenting. An indented line is a line of
-    its own (a list item, a formula, a row), never the rest of the sentence above it; a
-    line indented deeper under an item goes on with that item; indented lines that split
-    into the same columns are a table."""
+    its own (a list item, a formula, a row), never the rest of the sentence above it."""
     runs: list[tuple[bool, list[str]]] = []
     for line in (line for line in paragraph.split("\n") if line.strip()):
         indented = _INDENT.match(line) is not None
@@ -323,35 +323,64 @@ def _plain_blocks(paragraph: str) -> list[str]:
             runs.append((indented, [line]))
     out = []
     for indented, lines in runs:
-        if not indented:
-            out.append(join_cjk_lines("\n".join(with_outer_pipes(lines))))
-            continue
-        rows = [_COLUMN_GAP.split(line.strip()) for line in lines]
-        tabular = len(rows) > 1 and len(rows[0]) > 1 and len({len(r) for r in rows}) == 1
-        if tabular and not any(LIST_ITEM.match(line) for line in lines):
-            out.append("\n".join(markdown_table(rows)))
+        if indented:
+            out.extend(_indented_blocks(lines))
         else:
-            out.append("\n".join(_set_off(lines)))
+            out.append(join_cjk_lines("\n".join(with_outer_pipes(lines))))
     return out
 
 
-def _set_off(lines: list[str]) -> list[str]:
-    """Indented lines without their indentation, each its own line, except that a line
-    indented deeper than the item above it continues that item."""
-    kept: list[tuple[int, str]] = []  # (indentation width, text)
+def _indented_blocks(lines: list[str]) -> list[str]:
+    """Indented lines as list items and lines of their own; between items, lines in the
+    same columns are a table, lines of code a fenced block, and other lines indented deeper
+    than the item above them go on with that item."""
+    blocks: list[str] = []
+    kept: list[str] = []  # items and lines, one block until a table or code comes between
+    group: list[tuple[int, str, str]] = []  # (indentation width, text, raw) between items
+    item_width: int | None = None
+
+    def close(block: str | None = None) -> None:
+        if kept:
+            blocks.append("\n".join(kept))
+            kept.clear()
+        if block:
+            blocks.append(block)
+
+    def settle() -> None:
+        texts = [text for _, text, _ in group]
+        rows = [_COLUMN_GAP.split(text) for text in texts]
+        if len(rows) > 1 and len(rows[0]) > 1 and len({len(r) for r in rows}) == 1:
+            close("\n".join(markdown_table(rows)))
+        elif _looks_like_code(texts):
+            raw = [r.replace("\u3000", "  ").rstrip() for _, _, r in group]
+            close(fenced(textwrap.dedent("\n".join(raw))))
+        elif item_width is not None and min(w for w, _, _ in group) > item_width:
+            kept.extend(f"  {text}" for text in texts)  # goes on with the item above
+        else:
+            kept.extend(texts)
+        group.clear()
+
     for line in lines:
         width = sum(2 if c == "\u3000" else 4 if c == "\t" else 1 for c in _INDENT.match(line)[0])
         text = line.strip()
-        if (
-            kept
-            and LIST_ITEM.match(kept[-1][1])
-            and not LIST_ITEM.match(text)
-            and width > kept[-1][0]
-        ):
-            kept[-1] = (kept[-1][0], join_cjk_lines(f"{kept[-1][1]}\n{text}").replace("\n", " "))
+        if LIST_ITEM.match(text):
+            if group:
+                settle()
+            kept.append(text)
+            item_width = width
         else:
-            kept.append((width, text))
-    return [text for _, text in kept]
+            group.append((width, text, line))
+    if group:
+        settle()
+    close()
+    return blocks
+
+
+def _looks_like_code(lines: list[str]) -> bool:
+    """Lines of ASCII, most of them with the marks code is written in (= ( ) [ ] { } ;)."""
+    ascii_only = all(line.isascii() for line in lines)
+    marked = sum(1 for line in lines if _CODE_MARK.search(line))
+    return ascii_only and marked * 2 >= len(lines)
 
 
 # --- HTML -------------------------------------------------------------------------------
@@ -405,6 +434,8 @@ class _HtmlToBlocks(HTMLParser):
         self._row: list[str] | None = None
         self._rows: list[tuple[list[str], bool]] = []
         self._cell: list[str] | None = None
+        self._cell_span = (1, 1)  # (rowspan, colspan) of the open cell
+        self._spanned: dict[int, list] = {}  # column -> [text, rows still to fill] (rowspan)
         self._row_has_th = False
 
     # text sinks, innermost first
@@ -442,6 +473,7 @@ class _HtmlToBlocks(HTMLParser):
             self._row, self._row_has_th = [], False
         elif tag in ("td", "th"):
             self._cell = []
+            self._cell_span = (_span(attrs, "rowspan"), _span(attrs, "colspan"))
             self._row_has_th |= tag == "th"
         elif tag == "code" and not self._pre:
             self._sink().append("`")
@@ -478,9 +510,10 @@ class _HtmlToBlocks(HTMLParser):
             self._flush(keep_whitespace=True)
         elif tag in ("td", "th") and self._cell is not None and self._row is not None:
             cell = _collapse("".join(self._cell)).replace("\n", " ")  # a row is one line
-            self._row.append(cell.replace("|", "\\|"))
+            self._place(cell.replace("|", "\\|"), *self._cell_span)
             self._cell = None
         elif tag == "tr" and self._row is not None:
+            self._place_spanned()
             if any(self._row):
                 self._rows.append((self._row, self._row_has_th))
             self._row = None
@@ -515,7 +548,28 @@ class _HtmlToBlocks(HTMLParser):
         elif text and text != "```\n```":
             self.blocks.append(Block(text, self._headings.path))
 
+    def _place(self, cell: str, rowspan: int, colspan: int) -> None:
+        """A cell in its columns: the cells of rows above that span down come first; a cell
+        spanning columns or rows stands in each of them, so every row reads whole."""
+        if self._row is None:
+            return
+        self._place_spanned()
+        for _ in range(colspan):
+            if rowspan > 1:
+                self._spanned[len(self._row)] = [cell, rowspan - 1]
+            self._row.append(cell)
+            self._place_spanned()
+
+    def _place_spanned(self) -> None:
+        while self._row is not None and (column := len(self._row)) in self._spanned:
+            span = self._spanned[column]
+            self._row.append(span[0])
+            span[1] -= 1
+            if not span[1]:
+                del self._spanned[column]
+
     def _emit_table(self) -> None:
+        self._spanned = {}
         if not self._rows:
             return
         width = max(len(cells) for cells, _ in self._rows)
@@ -539,6 +593,12 @@ def _tex_math(text: str) -> str:
     if display := _TEX_DISPLAY.fullmatch(text):
         return f"$$\n{display.group(1)}\n$$"
     return _TEX_INLINE.sub(lambda m: f"${m.group(1).strip()}$", text)
+
+
+def _span(attrs: list[tuple[str, str | None]], name: str) -> int:
+    """A cell's rowspan or colspan: 1 when absent or not a number, at most 50."""
+    value = dict(attrs).get(name) or "1"
+    return min(50, max(1, int(value))) if value.strip().isdigit() else 1
 
 
 def _collapse(text: str) -> str:

@@ -148,6 +148,25 @@ def test_html_mathjax_is_read_as_markdown_math():
     ]
 
 
+def test_html_cells_spanning_rows_and_columns_stand_in_each_of_them():
+    # a Word or wiki table with merged cells: without the spans the rows below a rowspan
+    # shift one column left
+    html = (
+        "<table><tr><th>項目</th><th colspan=2>内容</th></tr>"
+        "<tr><td rowspan=2>評価</td><td>演習</td><td>40%</td></tr>"
+        "<tr><td>試験</td><td>60%</td></tr>"
+        "<tr><td>備考</td><td colspan='2'>出席は含めない</td></tr></table>"
+    )
+    _, blocks = parse_html(html)
+    assert blocks[0].text.split("\n") == [
+        "| 項目 | 内容 | 内容 |",
+        "|---|---|---|",
+        "| 評価 | 演習 | 40% |",
+        "| 評価 | 試験 | 60% |",
+        "| 備考 | 出席は含めない | 出席は含めない |",
+    ]
+
+
 def test_html_title_falls_back_to_h1():
     title, _ = parse_html("<h1>Only heading</h1><p>x</p>")
     assert title == "Only heading"
@@ -176,11 +195,32 @@ def test_plain_text_indented_lines_are_items_and_rows_not_the_sentence_above():
     assert [b.text for b in blocks] == [
         "保存の方法を悪い順に並べる。",
         "1. 平文のまま保存する\n"
-        "2. ソルトなしのハッシュ ―― 同じパスワードは同じ値になり、事前計算した表が使える\n"
+        "2. ソルトなしのハッシュ ―― 同じパスワードは同じ値になり、\n"
+        "  事前計算した表が使える\n"
         "・ソルトは16バイト",
         "| 名前 | 出力長 |\n| --- | --- |\n| MD5 | 128 ビット |\n| SHA3-256 | 256 ビット |",
     ]
     assert [b.kind for b in blocks] == ["prose", "list", "table"]
+    items = [" ".join(u.text.split()) for u in units_of(blocks[1].text)]  # one unit per item
+    assert (
+        items[1]
+        == "2. ソルトなしのハッシュ ―― 同じパスワードは同じ値になり、 事前計算した表が使える"
+    )
+
+
+def test_plain_text_code_and_a_table_between_items_are_blocks_of_their_own():
+    text = (
+        "1. 複雑度\n"
+        "  (1) 目安\n"
+        "        1～10\u3000\u3000単純\n"
+        "        11～20 \u3000やや複雑\n"
+        "  (2) 設定：pyproject.toml に次を書く\n"
+        "        [tool.ruff.lint.mccabe]\n"
+        "        max-complexity = 10\n"
+    )
+    _, blocks = parse_plain_text(text)
+    assert [b.kind for b in blocks] == ["list", "list", "table", "list", "code"]
+    assert blocks[4].text == "```\n[tool.ruff.lint.mccabe]\nmax-complexity = 10\n```"
 
 
 def test_plain_text_first_line_indent_opens_a_paragraph_and_parenthesised_numbers_head():
