@@ -6,21 +6,24 @@ list a list and a code listing a fenced block, each with its heading path, and t
 chunker keeps each whole with the sentence that introduces it:
 
 - Word: ``Heading n`` (見出し n) paragraphs open sections, list paragraphs are items
-  (indented by level), paragraphs in a code or preformatted style, or set wholly in a
-  monospace font, are a code block, tables are GFM tables, equations LaTeX (``omml.py``:
-  an equation alone in its paragraph is a ``$$`` display); body order is kept. Text the
-  library's own reading leaves out is kept: paragraphs inside content controls, tracked
-  insertions not yet accepted, text boxes (``omml.paragraph_text``), footnotes and
-  endnotes (in brackets after the paragraph that refers to them); deleted text is not.
+  (indented by level, numbered as Word numbers them), paragraphs in a code or
+  preformatted style, or set wholly in a monospace font, are a code block, tables are GFM
+  tables, equations LaTeX (``omml.py``: an equation alone in its paragraph is a ``$$``
+  display); body order is kept. Text the library's own reading leaves out is kept:
+  paragraphs inside content controls, tracked insertions not yet accepted, text boxes
+  (``omml.paragraph_text``), footnotes and endnotes (in brackets after the paragraph that
+  refers to them); deleted text is not.
 - PowerPoint: each slide is a section named by its title and cited by its number as the
   page; the body placeholder's paragraphs are list items (indented by level), other text
   boxes prose, tables and charts' numbers GFM tables, a SmartArt diagram's nodes list
-  items (python-pptx does not read them), shapes read top to bottom, then left to right;
-  the speaker notes follow the slide's own text, since that is where many teachers write
-  what they say.
+  items (python-pptx does not read them), a text box set in a monospace font a code
+  listing, shapes read top to bottom, then left to right; the speaker notes follow the
+  slide's own text, since that is where many teachers write what they say.
 - Excel: each sheet is a table (``qa.table_chunks``): Q/A rows when its header names a
   question and an answer column, else its rows under the sheet's name; a formula cell
-  gives the value Excel last computed.
+  gives the value Excel last computed, a number shows as its cell's format shows it, a
+  cell merged down stands in each row, a lone cell above the header is the table's title,
+  and lines of notes under a blank row are prose.
 """
 
 from __future__ import annotations
@@ -29,7 +32,9 @@ import dataclasses
 import datetime
 import io
 import re
+import textwrap
 from collections.abc import Iterable, Iterator
+from decimal import ROUND_HALF_UP, Decimal
 
 import docx
 import openpyxl
@@ -43,7 +48,7 @@ from pptx.oxml import parse_xml as parse_slide_xml
 
 from services.common.errors import InvalidInput
 from services.common.materials import Chunk
-from services.ingestor.chunking import Block, ChunkLimits
+from services.ingestor.chunking import Block, ChunkLimits, chunk_blocks
 from services.ingestor.omml import paragraph_text
 from services.ingestor.parsing import markdown_table, parse_markdown
 from services.ingestor.qa import table_chunks
@@ -62,6 +67,7 @@ def parse_docx(data: bytes, filename: str) -> tuple[str | None, list[Block]]:
     # python-docx resolves a paragraph's style by scanning every style, each time it is asked
     names = {style.style_id: style.name for style in document.styles}
     notes = _word_notes(document)
+    numbering = _Numbering(document)
     lines: list[str] = []
     code: list[str] = []
     for element in _word_body(document.element.body):
@@ -81,7 +87,7 @@ def parse_docx(data: bytes, filename: str) -> tuple[str | None, list[Block]]:
                 "",
             ]
         else:
-            lines += _word_paragraph(paragraph, style, notes)
+            lines += _word_paragraph(paragraph, style, notes, numbering)
     if code:
         lines += ["", "```", *code, "```", ""]
     title, blocks = parse_markdown("\n".join(lines))
@@ -113,19 +119,21 @@ def parse_pptx(data: bytes, filename: str) -> tuple[str | None, list[Block]]:
 
 
 def parse_xlsx(data: bytes, filename: str, limits: ChunkLimits) -> tuple[str | None, list[Chunk]]:
+    # not read-only: merged cells are known only to a fully loaded sheet
     workbook = _open(
-        lambda f: openpyxl.load_workbook(f, read_only=True, data_only=True),
-        data,
-        filename,
-        "an Excel",
+        lambda f: openpyxl.load_workbook(f, data_only=True), data, filename, "an Excel"
     )
     chunks: list[Chunk] = []
     try:
         for sheet in workbook.worksheets:
-            rows = [[_value(v) for v in row] for row in sheet.iter_rows(values_only=True)]
-            if any(cell for row in rows for cell in row):
-                where = f"{filename} (sheet {sheet.title!r})"
-                chunks += table_chunks(rows, where, limits, (sheet.title,))
+            where = f"{filename} (sheet {sheet.title!r})"
+            for part, rows in _sheet_parts(sheet):
+                heading = (sheet.title, *part)
+                if not _tabular(rows):  # notes under a table, one to a row
+                    notes = "\n\n".join(c for row in rows for c in row if c)
+                    chunks += chunk_blocks([Block(notes, heading)], limits)
+                else:
+                    chunks += table_chunks(rows, where, limits, heading)
         return workbook.properties.title or None, [
             dataclasses.replace(chunk, ordinal=n) for n, chunk in enumerate(chunks)
         ]
@@ -133,10 +141,65 @@ def parse_xlsx(data: bytes, filename: str, limits: ChunkLimits) -> tuple[str | N
         workbook.close()
 
 
-def _value(value: object) -> str:
-    """A cell as a reader sees it: 3 not 3.0, a date without a midnight time."""
+def _sheet_parts(sheet) -> Iterator[tuple[tuple[str, ...], list[list[str]]]]:
+    """A sheet's tables as a reader sees them: a cell merged down the rows stands in each
+    row; a lone cell above a table (often merged across it) is its title, not its header;
+    a blank row sets apart notes under a table, or a table with a title of its own, and is
+    otherwise a gap inside one table."""
+    rows = [[_value(c.value, c.number_format) for c in row] for row in sheet.iter_rows()]
+    for merged in sheet.merged_cells.ranges:
+        top, left = merged.min_row - 1, merged.min_col - 1
+        for r in range(top + 1, min(merged.max_row, len(rows))):
+            if left < len(rows[r]):
+                rows[r][left] = rows[top][left]
+    parts: list[list[list[str]]] = [[]]
+    for row in rows:
+        if any(row):
+            parts[-1].append(row)
+        elif parts[-1]:
+            parts.append([])
+    merged_parts: list[list[list[str]]] = []
+    for part in (p for p in parts if p):
+        if merged_parts and _tabular(merged_parts[-1]) and _tabular(part) and not _titled(part):
+            merged_parts[-1] += part
+        else:
+            merged_parts.append(part)
+    for part in merged_parts:
+        title: tuple[str, ...] = ()
+        while _titled(part):
+            title = (*title, next(c for c in part.pop(0) if c))
+        width = max(i + 1 for row in part for i, cell in enumerate(row) if cell)
+        yield title, [row[:width] for row in part]  # no empty columns at the right
+
+
+def _filled(row: list[str]) -> int:
+    return sum(1 for cell in row if cell)
+
+
+def _tabular(rows: list[list[str]]) -> bool:
+    return any(_filled(row) > 1 for row in rows)
+
+
+def _titled(rows: list[list[str]]) -> bool:
+    return len(rows) > 1 and _filled(rows[0]) == 1 and _filled(rows[1]) > 1
+
+
+_DECIMALS = re.compile(r"^[#,]*0(?:\.(0+))?(%?)$")
+
+
+def _value(value: object, number_format: str = "General") -> str:
+    """A cell as a reader sees it: 3 not 3.0, a date without a midnight time, a number in
+    its cell's format (7.0 in a "0.0" cell, 62% in a "0%" one)."""
     if value is None:
         return ""
+    shown = _DECIMALS.match(number_format or "")
+    if shown and isinstance(value, int | float) and not isinstance(value, bool):
+        decimals, percent = len(shown.group(1) or ""), shown.group(2)
+        number = Decimal(str(value)) * (100 if percent else 1)
+        # rounded as Excel rounds, half away from zero (0.945 in a "0%" cell is 95%)
+        number = number.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+        thousands = "," if "," in number_format else ""
+        return f"{number:{thousands}.{decimals}f}{percent}"
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     if isinstance(value, datetime.datetime) and value.time() == datetime.time():
@@ -186,7 +249,9 @@ def _word_notes(document) -> dict[str, str]:
     return texts
 
 
-def _word_paragraph(paragraph: WordParagraph, style: str, notes: dict[str, str]) -> list[str]:
+def _word_paragraph(
+    paragraph: WordParagraph, style: str, notes: dict[str, str], numbering: _Numbering
+) -> list[str]:
     text, display = _text(paragraph)
     referred = [
         f"({notes[key]})"
@@ -204,8 +269,53 @@ def _word_paragraph(paragraph: WordParagraph, style: str, notes: dict[str, str])
     if heading := _WORD_HEADING.match(style):
         return ["", f"{'#' * min(6, int(heading.group(1)) + 1)} {_one_line(text)}", ""]
     if (level := _list_level(paragraph, style)) is not None:
-        return [f"{'  ' * level}- {_one_line(text)}"]
+        return [f"{'  ' * level}{numbering.marker(paragraph, style, level)} {_one_line(text)}"]
     return ["", *_prose(text), ""]
+
+
+class _Numbering:
+    """A Word list item's marker as printed: "3." in a numbered list (Word counts the
+    items of each list and level), "-" in a bulleted one."""
+
+    def __init__(self, document) -> None:
+        self._formats: dict[tuple[str, int], str] = {}  # (numId, level) -> numFmt
+        self._counts: dict[str, list[int]] = {}  # numId -> count per level
+        try:
+            root = document.part.numbering_part.element
+        except (KeyError, NotImplementedError):  # a document without lists
+            return
+        abstract = {
+            a.get(qn("w:abstractNumId")): {
+                int(lvl.get(qn("w:ilvl"), "0")): fmt.get(qn("w:val"), "")
+                for lvl in a.findall(qn("w:lvl"))
+                if (fmt := lvl.find(qn("w:numFmt"))) is not None
+            }
+            for a in root.findall(qn("w:abstractNum"))
+        }
+        for num in root.findall(qn("w:num")):
+            reference = num.find(qn("w:abstractNumId"))
+            levels = abstract.get(reference.get(qn("w:val")) if reference is not None else "", {})
+            for level, fmt in levels.items():
+                self._formats[(num.get(qn("w:numId")), level)] = fmt
+
+    def marker(self, paragraph: WordParagraph, style: str, level: int) -> str:
+        properties = paragraph._p.pPr
+        numbered = properties.numPr if properties is not None else None
+        num_id = (
+            str(numbered.numId.val)
+            if numbered is not None and numbered.numId is not None
+            else style
+        )
+        fmt = self._formats.get((num_id, level), "decimal" if "Number" in style else "bullet")
+        counts = self._counts.setdefault(num_id, [0] * 10)
+        level = min(level, 9)
+        counts[level] += 1
+        counts[level + 1 :] = [0] * (9 - level)  # a deeper list starts again under each item
+        if fmt.startswith("decimal"):
+            return f"{counts[level]}."
+        if fmt == "lowerLetter" and counts[level] <= 26:
+            return f"{chr(ord('a') + counts[level] - 1)})"
+        return "-"
 
 
 def _list_level(paragraph: WordParagraph, style: str) -> int | None:
@@ -248,6 +358,9 @@ def _slide_shape(shape) -> list[str]:
         return _chart(shape.chart)
     if not shape.has_text_frame:
         return []
+    if _is_code_box(shape.text_frame):  # a listing set in a monospace font: lines as typed
+        code = [p.text.replace("\v", "\n").rstrip() for p in shape.text_frame.paragraphs]
+        return ["", "```", *textwrap.dedent("\n".join(code)).strip("\n").split("\n"), "```", ""]
     bullets = shape.is_placeholder and shape.placeholder_format.type in _BULLET_PLACEHOLDERS
     lines = [""]
     for paragraph in shape.text_frame.paragraphs:
@@ -262,6 +375,14 @@ def _slide_shape(shape) -> list[str]:
         else:
             lines += [*_prose(text), ""]
     return [*lines, ""]
+
+
+def _is_code_box(frame) -> bool:
+    """Every run with text is set in a monospace font (its own, or its paragraph's)."""
+    fonts = [
+        r.font.name or p.font.name or "" for p in frame.paragraphs for r in p.runs if r.text.strip()
+    ]
+    return bool(fonts) and all(_MONOSPACE.search(font) for font in fonts)
 
 
 def _chart(chart) -> list[str]:

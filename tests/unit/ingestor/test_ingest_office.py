@@ -9,12 +9,15 @@ import io
 import zipfile
 
 import docx
+import openpyxl
+import pptx
 import pytest
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from docx.opc.packuri import PackURI
 from docx.opc.part import Part
 from docx.oxml import parse_xml
 from docx.oxml.ns import nsdecls
+from pptx.util import Inches
 
 from services.common.errors import InvalidInput
 from services.ingestor.formats import Format, detect_format
@@ -166,6 +169,35 @@ def test_a_slide_table_is_a_table_read_after_the_text_above_it():
     assert chunk.text.index("Measured on 500,000") < chunk.text.index("| index |")
 
 
+def test_a_numbered_word_list_keeps_its_numbers():
+    document = docx.Document()
+    document.add_paragraph("要求獲得は次の順で進める。")
+    for step in ("関係者を洗い出す", "困りごとを集める", "優先順位をつける"):
+        document.add_paragraph(step, style="List Number")
+    document.add_paragraph("用語:")
+    document.add_paragraph("アクター", style="List Bullet")
+    chunk = parse_material(saved(document), "requirements.docx").chunks[0]
+    lines = [line for line in chunk.text.splitlines() if line]
+    assert lines[lines.index("要求獲得は次の順で進める。") + 1 :] == [
+        "1. 関係者を洗い出す", "2. 困りごとを集める", "3. 優先順位をつける", "用語:", "- アクター",
+    ]  # fmt: skip
+
+
+def test_a_text_box_in_a_monospace_font_is_a_listing_with_its_indentation():
+    deck = pptx.Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Strategy"
+    box = slide.shapes.add_textbox(Inches(1), Inches(1.5), Inches(8), Inches(3)).text_frame
+    listing = ["class StudentFee:", "    def fee(self, hours):", "        return 0"]
+    box.text = listing[0]
+    for line in listing[1:]:
+        box.add_paragraph().text = line
+    for paragraph in box.paragraphs:
+        paragraph.runs[0].font.name = "Consolas"
+    chunk = chunk_with(parse_material(saved(deck), "patterns.pptx"), "StudentFee")
+    assert "```\n" + "\n".join(listing) + "\n```" in chunk.text
+
+
 # -- Excel -----------------------------------------------------------------------------
 
 
@@ -181,6 +213,37 @@ def test_a_q_a_sheet_is_q_a_rows_and_another_sheet_a_table_under_its_name():
     # cells as a reader sees them: a date without its midnight time, 1 not 1.0
     assert "| 1 | 2025-10-02 | 関係モデル | 1 |" in schedule.text.splitlines()
     assert "| 2 | 2025-10-09 | SQL と索引 | 2.5 |" in schedule.text.splitlines()
+
+
+def test_a_sheet_reads_as_its_teacher_laid_it_out():
+    # a title merged across the table, an owner merged down two rows, numbers in their
+    # cells' formats, notes under a blank row
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "見積もり"
+    sheet.append(["スプリント2 見積もり（単位：時間）"])
+    sheet.merge_cells("A1:D1")
+    sheet.append(["ID", "期待値", "達成率", "担当"])
+    sheet.append(["T-01", 7.0, 0.62, "小川"])
+    sheet.append(["T-02", 5.5, 0.945, None])
+    sheet.merge_cells("D3:D4")
+    sheet["B3"].number_format = sheet["B4"].number_format = "0.0"
+    sheet["C3"].number_format = sheet["C4"].number_format = "0%"
+    sheet.append([])
+    sheet.append([None, "期待値 E = (O + 4M + P) / 6"])
+    chunks = parse_material(saved(book), "plan.xlsx").chunks
+    assert [(c.heading_path, c.text.split("\n")[2:]) for c in chunks] == [
+        (
+            ("見積もり", "スプリント2 見積もり（単位：時間）"),
+            [
+                "| ID | 期待値 | 達成率 | 担当 |",
+                "| --- | --- | --- | --- |",
+                "| T-01 | 7.0 | 62% | 小川 |",
+                "| T-02 | 5.5 | 95% | 小川 |",  # Excel rounds half away from zero,
+            ],
+        ),
+        (("見積もり",), ["期待値 E = (O + 4M + P) / 6"]),
+    ]
 
 
 # -- what the file is -------------------------------------------------------------------
