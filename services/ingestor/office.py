@@ -43,6 +43,7 @@ from docx.oxml import parse_xml
 from docx.oxml.ns import qn
 from docx.table import Table as WordTable
 from docx.text.paragraph import Paragraph as WordParagraph
+from openpyxl.utils.cell import range_boundaries
 from pptx.enum.shapes import MSO_SHAPE_TYPE, PP_PLACEHOLDER
 from pptx.oxml import parse_xml as parse_slide_xml
 
@@ -119,9 +120,11 @@ def parse_pptx(data: bytes, filename: str) -> tuple[str | None, list[Block]]:
 
 
 def parse_xlsx(data: bytes, filename: str, limits: ChunkLimits) -> tuple[str | None, list[Chunk]]:
-    # not read-only: merged cells are known only to a fully loaded sheet
     workbook = _open(
-        lambda f: openpyxl.load_workbook(f, data_only=True), data, filename, "an Excel"
+        lambda f: openpyxl.load_workbook(f, read_only=True, data_only=True),
+        data,
+        filename,
+        "an Excel",
     )
     chunks: list[Chunk] = []
     try:
@@ -146,11 +149,13 @@ def _sheet_parts(sheet) -> Iterator[tuple[tuple[str, ...], list[list[str]]]]:
     row; a lone cell above a table (often merged across it) is its title, not its header;
     a blank row sets apart notes under a table, or a table with a title of its own, and is
     otherwise a gap inside one table."""
-    rows = [[_value(c.value, c.number_format) for c in row] for row in sheet.iter_rows()]
-    for merged in sheet.merged_cells.ranges:
-        top, left = merged.min_row - 1, merged.min_col - 1
-        for r in range(top + 1, min(merged.max_row, len(rows))):
-            if left < len(rows[r]):
+    rows = [
+        [_value(c.value, getattr(c, "number_format", "")) for c in row] for row in sheet.iter_rows()
+    ]
+    for top, left, bottom in _merged_down(sheet):
+        for r in range(top + 1, min(bottom + 1, len(rows))):
+            if top < len(rows) and left < len(rows[top]):
+                rows[r] += [""] * (left + 1 - len(rows[r]))
                 rows[r][left] = rows[top][left]
     parts: list[list[list[str]]] = [[]]
     for row in rows:
@@ -169,7 +174,33 @@ def _sheet_parts(sheet) -> Iterator[tuple[tuple[str, ...], list[list[str]]]]:
         while _titled(part):
             title = (*title, next(c for c in part.pop(0) if c))
         width = max(i + 1 for row in part for i, cell in enumerate(row) if cell)
-        yield title, [row[:width] for row in part]  # no empty columns at the right
+        yield title, [row[:width] + [""] * (width - len(row)) for row in part]
+
+
+_MERGE_CELL = re.compile(rb"<(?:\w+:)?mergeCell\b[^>]*?\bref=\"([A-Z]+[0-9]+:[A-Z]+[0-9]+)\"")
+
+
+def _merged_down(sheet) -> Iterator[tuple[int, int, int]]:
+    """(top row, column, bottom row), 0-based, of each merged range spanning rows. A
+    read-only sheet (which keeps a large workbook's memory small) does not list its merged
+    cells, so they are found in the sheet's XML, read a megabyte at a time."""
+    try:
+        source = sheet._get_source()
+    except (AttributeError, KeyError):
+        return  # merged cells unknown: each stays in its top row only
+    refs: list[bytes] = []
+    with source:
+        tail = b""
+        while block := source.read(1 << 20):
+            text = tail + block
+            cut = max(0, len(text) - 200)  # a tag across the cut is read with the next block
+            refs += [m.group(1) for m in _MERGE_CELL.finditer(text) if m.start() < cut]
+            tail = text[cut:]
+        refs += [m.group(1) for m in _MERGE_CELL.finditer(tail)]
+    for ref in refs:
+        left, top, _, bottom = range_boundaries(ref.decode())
+        if bottom > top:
+            yield top - 1, left - 1, bottom - 1
 
 
 def _filled(row: list[str]) -> int:
