@@ -247,7 +247,8 @@ def split_structure(block: Block, limit: int) -> list[str]:
         frame, items, tail = "", head + items + tail, []
         room = limit - 2
     parts: list[list[str]] = [[]]
-    for piece in (piece for item in items for piece in hard_split(item, room)):
+    # a blank line of code stays (hard_split gives nothing for it): it parts functions
+    for piece in (piece for item in items for piece in hard_split(item, room) or [""]):
         if parts[-1] and len("\n".join(parts[-1] + [piece])) > room:
             parts.append([])
         parts[-1].append(piece)

@@ -233,6 +233,16 @@ def test_a_long_code_block_splits_at_lines_inside_its_fences():
         assert "設定は次のとおり。" in chunk.text
 
 
+def test_a_long_code_block_keeps_its_blank_lines_in_every_part():
+    limits = ChunkLimits(target_chars=120, max_chars=160, min_chars=20)
+    functions = [f"def f{i}(x):\n    return x + {i}\n" for i in range(6)]
+    chunks = chunk_blocks(_blocks("関数:", "```python\n" + "\n".join(functions) + "```"), limits)
+    bodies = [c.text.split("```python\n", 1)[1].removesuffix("\n```") for c in chunks]
+    assert len(bodies) >= 2
+    assert "\n".join(bodies).count("\n\n") >= 4  # the blank lines between functions stay
+    assert all("\n\n" in body for body in bodies)
+
+
 def test_a_list_item_longer_than_a_chunk_is_cut_but_nothing_is_lost():
     limits = ChunkLimits(target_chars=100, max_chars=140, min_chars=20)
     item = "- " + "とても長い説明が続く。" * 20
