@@ -6,7 +6,8 @@ shorter than the page's full lines. Bookmarks (the outline) give the heading
 path: a bookmark's title line on its page opens that heading there. Lines set
 wholly in a monospaced font (Courier, a "Mono" face, LaTeX's typewriter) are a
 code listing or printed output: they become one fenced block, their indentation
-and column spacing as printed.
+and column spacing as printed. A composite font whose codes are two bytes is read
+so even when its encoding is an embedded CMap pypdf does not read.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 
 from pypdf import PageObject, PdfReader
 from pypdf.errors import PyPdfError
+from pypdf.generic import NameObject, StreamObject
 
 from services.common.errors import InvalidInput
 from services.common.text import fenced
@@ -63,6 +65,8 @@ def parse_pdf(data: bytes, filename: str) -> PdfText:
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted and not reader.decrypt(""):
             raise InvalidInput(f"{filename!r} is a password-protected PDF")
+        for page in reader.pages:
+            _read_two_byte_codes(page)
         pages = _without_monospaced_body([_page_lines(page) for page in reader.pages])
         page_texts = ["\n".join(text for text, _ in lines) for lines in pages]
         bookmarks = _bookmarks(reader)
@@ -109,6 +113,27 @@ def _page_lines(page: PageObject) -> list[tuple[str, bool]]:
             mono = mono and (monospaced or not segment.strip())
     lines.append((line, mono and bool(line.strip())))
     return lines
+
+
+_TWO_BYTE_CODES = re.compile(rb"begincodespacerange\s*<0000>\s*<FFFF>\s*endcodespacerange", re.I)
+
+
+def _read_two_byte_codes(page: PageObject) -> None:
+    """A composite font whose encoding is an embedded CMap of two-byte codes (fpdf2 writes
+    its CFF fonts so) is read as Identity-H: pypdf does not read such a CMap and splits the
+    text into single bytes ("テ ス ト", then garbage past 255 glyphs), though the font's
+    ToUnicode map, keyed by the same two-byte codes, tells every character."""
+    try:
+        for reference in page["/Resources"]["/Font"].values():
+            font = reference.get_object()
+            if font.get("/Subtype") != "/Type0" or "/ToUnicode" not in font:
+                continue
+            encoding = font.get("/Encoding")
+            cmap = encoding.get_object() if encoding is not None else None
+            if isinstance(cmap, StreamObject) and _TWO_BYTE_CODES.search(cmap.get_data()):
+                font[NameObject("/Encoding")] = NameObject("/Identity-H")
+    except (KeyError, AttributeError, TypeError, PyPdfError):
+        return  # fonts unreadable here: extraction goes on as it can
 
 
 def _without_monospaced_body(pages: list[list[tuple[str, bool]]]) -> list[list[tuple[str, bool]]]:

@@ -1,5 +1,7 @@
 """PDF with a text layer: page numbers, outline headings, paragraphs; no text layer → vision."""
 
+from pathlib import Path
+
 import pytest
 from ingest_pdf_factory import make_pdf
 
@@ -60,6 +62,17 @@ def test_a_document_printed_in_a_monospaced_font_is_prose():
     blocks = parse_pdf(make_pdf([["notes.txt - page 1", lines]]), "notes.pdf").blocks
     assert {b.kind for b in blocks} == {"prose"}
     assert "Line 11 of notes" in blocks[-1].text
+
+
+def test_a_cjk_font_with_an_embedded_two_byte_cmap_reads_as_text():
+    # data/cjk_cff_font.pdf is one sentence set by fpdf2 2.8.9 in Noto Sans CJK JP taken
+    # from its .ttc (a CFF font), which fpdf2 encodes with an embedded CMap of two-byte
+    # codes: pypdf alone reads "\x00テ\x00ス\x00ト…", and past 255 glyphs, garbage
+    data = (Path(__file__).parent / "data" / "cjk_cff_font.pdf").read_bytes()
+    blocks = parse_pdf(data, "cff.pdf").blocks
+    assert [b.text for b in blocks] == [
+        "テストは欠陥が「ある」ことは示せるが、「ない」ことは示せない。"
+    ]
 
 
 def test_parse_material_keeps_page_numbers_in_chunks():
