@@ -12,6 +12,7 @@ the cell it came from, and the original file stays in storage.
 from __future__ import annotations
 
 import json
+import re
 
 from services.common.errors import InvalidInput
 from services.common.text import fenced
@@ -36,12 +37,12 @@ def parse_notebook(text: str, filename: str) -> tuple[str | None, list[Block]]:
     for cell in notebook["cells"]:
         if not isinstance(cell, dict):
             continue
-        source = _text(cell.get("source")).strip()
+        source = _trimmed(_text(cell.get("source")))
         if cell.get("cell_type") == "markdown" and source:
             parts.append(source)
         elif cell.get("cell_type") == "code" and source:
             parts.append(fenced(source, language))
-            printed = "\n".join(filter(None, map(_output, cell.get("outputs") or []))).strip()
+            printed = _trimmed("\n".join(filter(None, map(_output, cell.get("outputs") or []))))
             if printed:
                 parts.append(fenced(_bounded(printed), "text"))
     title, blocks = parse_markdown("\n\n".join(parts))
@@ -64,6 +65,12 @@ def _text(value: object) -> str:
     if isinstance(value, list):
         return "".join(str(line) for line in value)
     return "" if value is None else str(value)
+
+
+def _trimmed(text: str) -> str:
+    """Without blank lines around it, its first line's indentation kept: a DataFrame's
+    printed header is indented over its index column."""
+    return re.sub(r"\A(?:[ \t]*\n)+", "", text).rstrip()
 
 
 def _bounded(text: str) -> str:

@@ -57,6 +57,13 @@ def test_a_notebook_keeps_its_headings_code_and_what_each_cell_printed():
     assert "ZeroDivisionError: division by zero" in text
 
 
+def test_a_printed_dataframe_keeps_its_header_over_its_columns():
+    frame = "   n   mean\nA  3  12.5\nB  4  13.1\n"
+    result = {"output_type": "execute_result", "data": {"text/plain": frame}}
+    (chunk,) = parse_material(notebook([code("df.describe()", result)]), "eda.ipynb").chunks
+    assert "```text\n   n   mean\nA  3  12.5\nB  4  13.1\n```" in chunk.text
+
+
 def test_a_long_output_keeps_its_beginning_and_a_fence_inside_it_does_not_end_the_block():
     log = "".join(f"epoch {n} loss 0.{n:04d}\n" for n in range(2000))
     data = notebook([code("train()", {"output_type": "stream", "text": "```\n" + log})])
