@@ -18,6 +18,7 @@ import logging
 import re
 import textwrap
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass, field
 
 from pypdf import PageObject, PdfReader
@@ -25,7 +26,7 @@ from pypdf.errors import PyPdfError
 from pypdf.generic import NameObject, StreamObject
 
 from services.common.errors import InvalidInput
-from services.common.text import fenced
+from services.common.text import LIST_ITEM, fenced
 from services.ingestor.chunking import Block
 from services.ingestor.parsing import join_cjk_lines
 
@@ -67,7 +68,9 @@ def parse_pdf(data: bytes, filename: str) -> PdfText:
             raise InvalidInput(f"{filename!r} is a password-protected PDF")
         for page in reader.pages:
             _read_two_byte_codes(page)
-        pages = _without_monospaced_body([_page_lines(page) for page in reader.pages])
+        pages = _without_monospaced_body(
+            _without_running_lines([_page_lines(page) for page in reader.pages])
+        )
         page_texts = ["\n".join(text for text, _ in lines) for lines in pages]
         bookmarks = _bookmarks(reader)
         meta_title = (reader.metadata.title if reader.metadata else None) or None
@@ -134,6 +137,36 @@ def _read_two_byte_codes(page: PageObject) -> None:
                 font[NameObject("/Encoding")] = NameObject("/Identity-H")
     except (KeyError, AttributeError, TypeError, PyPdfError):
         return  # fonts unreadable here: extraction goes on as it can
+
+
+def _without_running_lines(pages: list[list[tuple[str, bool]]]) -> list[list[tuple[str, bool]]]:
+    """Without the running header and footer: a line among the first two or last two of
+    its page that stands there, the same but for the page's own number ("3 / 15", "- 4 -"),
+    on three pages or more and three in five. Slides exported as PDF carry the course, the
+    lecture and the page so."""
+
+    def edges(lines: list[tuple[str, bool]]) -> set[int]:
+        printed = [i for i, (raw, _) in enumerate(lines) if raw.strip()]
+        return set(printed[:2] + printed[-2:])
+
+    def shape(raw: str, page: int) -> str:
+        """The line with its page number as "#": "3 / 15", or a number opening or ending it."""
+        text = re.sub(rf"(?<!\d){page}\s*/\s*{len(pages)}(?!\d)", "#/#", _norm(raw))
+        text = re.sub(rf"^([\s\-–—(]*){page}(?!\d)", r"\1#", text)
+        return re.sub(rf"(?<!\d){page}([\s\-–—)]*)$", r"#\1", text)
+
+    if len(pages) < 3:
+        return pages
+    shapes = [
+        {i: shape(lines[i][0], page) for i in edges(lines)}
+        for page, lines in enumerate(pages, start=1)
+    ]
+    seen = Counter(s for found in shapes for s in set(found.values()))
+    running = {s for s, n in seen.items() if n >= 3 and n * 5 >= len(pages) * 3}
+    return [
+        [line for i, line in enumerate(lines) if found.get(i) not in running]
+        for lines, found in zip(pages, shapes, strict=True)
+    ]
 
 
 def _without_monospaced_body(pages: list[list[tuple[str, bool]]]) -> list[list[tuple[str, bool]]]:
@@ -249,6 +282,8 @@ def _page_blocks(
             headings.open(pending.pop(0))
             i += consumed
             continue
+        if LIST_ITEM.match(lines[i]):  # a bullet or a number opens an item of its own
+            flush()
         paragraph.append(lines[i])
         if _width(lines[i]) < 0.8 * full:  # a short line ends its paragraph
             flush()

@@ -75,6 +75,20 @@ def test_a_cjk_font_with_an_embedded_two_byte_cmap_reads_as_text():
     ]
 
 
+def test_the_running_footer_of_every_page_is_left_out():
+    # slides exported as PDF: course, lecture and page number at the foot of each page
+    topics = ["Centre: mean and median", "Exercise 2", "Exercise 3", "Spread: variance"]
+    pages = [[topic, f"DS-2140 | Lecture 3 | {n} / 4"] for n, topic in enumerate(topics, 1)]
+    blocks = parse_pdf(make_pdf(pages), "slides.pdf").blocks
+    assert [b.text for b in blocks] == topics  # "Exercise 2" on page 2 is no page number
+
+
+def test_bullets_printed_on_a_slide_are_items_each():
+    items = [f"- Bullet {n} on a line as long as the others on this slide page" for n in (1, 2)]
+    blocks = parse_pdf(make_pdf([["Plan for the two lectures", *items]]), "plan.pdf").blocks
+    assert [b.text for b in blocks] == ["Plan for the two lectures", *items]
+
+
 def test_parse_material_keeps_page_numbers_in_chunks():
     data = make_pdf([["Page one text."], ["Page two text."]])
     parsed = parse_material(data, "two.pdf")
