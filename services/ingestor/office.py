@@ -98,7 +98,7 @@ def parse_docx(data: bytes, filename: str) -> tuple[str | None, list[Block]]:
 def parse_pptx(data: bytes, filename: str) -> tuple[str | None, list[Block]]:
     deck = _open(pptx.Presentation, data, filename, "a PowerPoint")
     # each slide's title shape, looked up once (python-pptx searches the placeholders)
-    titles = [slide.shapes.title for slide in deck.slides]
+    titles = [slide.shapes.title or _title_box(slide) for slide in deck.slides]
     headings = [_one_line(shape.text) if shape is not None else "" for shape in titles]
     title = deck.core_properties.title or next((h for h in headings if h), None)
     blocks: list[Block] = []
@@ -107,7 +107,7 @@ def parse_pptx(data: bytes, filename: str) -> tuple[str | None, list[Block]]:
         # a slide's section sits under the deck's title, as a Markdown file's under its H1
         lines = [f"# {title}", ""] if title and heading != title else []
         lines += [f"## {heading or f'Slide {number}'}", ""]
-        body = [s for s in _shapes(slide.shapes) if s != title_shape]
+        body = [s for s in _shapes(slide.shapes) if s != title_shape and not _page_furniture(s)]
         for shape in sorted(body, key=lambda s: (s.top or 0, s.left or 0)):
             lines += _slide_shape(shape)
         if slide.has_notes_slide and slide.notes_slide.notes_text_frame is not None:
@@ -130,13 +130,15 @@ def parse_xlsx(data: bytes, filename: str, limits: ChunkLimits) -> tuple[str | N
     try:
         for sheet in workbook.worksheets:
             where = f"{filename} (sheet {sheet.title!r})"
+            notes: list[Block] = []  # lines of notes, one to a row, packed together
             for part, rows in _sheet_parts(sheet):
                 heading = (sheet.title, *part)
-                if not _tabular(rows):  # notes under a table, one to a row
-                    notes = "\n\n".join(c for row in rows for c in row if c)
-                    chunks += chunk_blocks([Block(notes, heading)], limits)
-                else:
-                    chunks += table_chunks(rows, where, limits, heading)
+                if not _tabular(rows):
+                    notes += [Block(c, heading) for row in rows for c in row if c]
+                    continue
+                chunks += chunk_blocks(notes, limits) + table_chunks(rows, where, limits, heading)
+                notes = []
+            chunks += chunk_blocks(notes, limits)
         return workbook.properties.title or None, [
             dataclasses.replace(chunk, ordinal=n) for n, chunk in enumerate(chunks)
         ]
@@ -169,12 +171,26 @@ def _sheet_parts(sheet) -> Iterator[tuple[tuple[str, ...], list[list[str]]]]:
             merged_parts[-1] += part
         else:
             merged_parts.append(part)
-    for part in merged_parts:
+    for table in (side for part in merged_parts for side in _side_by_side(part)):
         title: tuple[str, ...] = ()
-        while _titled(part):
-            title = (*title, next(c for c in part.pop(0) if c))
-        width = max(i + 1 for row in part for i, cell in enumerate(row) if cell)
-        yield title, [row[:width] + [""] * (width - len(row)) for row in part]
+        while _titled(table):
+            title = (*title, next(c for c in table.pop(0) if c))
+        yield title, table
+
+
+def _side_by_side(rows: list[list[str]]) -> list[list[list[str]]]:
+    """Tables laid side by side, an empty column between them, as tables of their own."""
+    width = max(len(row) for row in rows)
+    rows = [row + [""] * (width - len(row)) for row in rows]
+    used = [any(row[c] for row in rows) for c in range(width)]
+    groups: list[list[int]] = []
+    for column, filled in enumerate(used):
+        if filled and groups and used[column - 1]:
+            groups[-1].append(column)
+        elif filled:
+            groups.append([column])
+    tables = [[[row[c] for c in group] for row in rows] for group in groups]
+    return [[row for row in table if any(row)] for table in tables]
 
 
 _MERGE_CELL = re.compile(rb"<(?:\w+:)?mergeCell\b[^>]*?\bref=\"([A-Z]+[0-9]+:[A-Z]+[0-9]+)\"")
@@ -234,8 +250,30 @@ def _value(value: object, number_format: str = "General") -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     if isinstance(value, datetime.datetime) and value.time() == datetime.time():
-        return value.date().isoformat()
+        return _date_shown(value.date(), number_format or "")
     return str(value)
+
+
+_DATE_PART = re.compile(r'yyyy|yy|m{3,}|mm|m|dd|d|"[^"]*"|\\.|[/\-.年月日 ]|.', re.I)
+
+
+def _date_shown(day: datetime.date, number_format: str) -> str:
+    """A date as its cell's format writes it (m"月"d"日" is 6月9日, yyyy/m/d 2026/6/9);
+    ISO when the format is not one of days, months and years only."""
+    fields = {"yyyy": f"{day.year}", "yy": f"{day.year % 100:02d}", "mm": f"{day.month:02d}",
+              "m": f"{day.month}", "dd": f"{day.day:02d}", "d": f"{day.day}"}  # fmt: skip
+    out = []
+    for part in _DATE_PART.findall(number_format):
+        key = part.lower()
+        if key in fields:
+            out.append(fields[key])
+        elif part.startswith('"') or part.startswith("\\"):
+            out.append(part.strip('"').removeprefix("\\"))
+        elif part in "/-.年月日 ":
+            out.append(part)
+        else:  # hours, weekdays, colours, "General": not a plain date format
+            return day.isoformat()
+    return "".join(out) if any(f in out for f in (fields["d"], fields["dd"])) else day.isoformat()
 
 
 def _open(reader, data: bytes, filename: str, kind: str):
@@ -377,6 +415,31 @@ def _shapes(shapes: Iterable) -> Iterator:
             yield from _shapes(shape.shapes)
         else:
             yield shape
+
+
+def _title_box(slide):
+    """A slide without a title placeholder (a blank layout with text boxes) is titled by
+    its topmost text box when that box is one short line."""
+    boxes = [
+        s
+        for s in _shapes(slide.shapes)
+        if s.has_text_frame and s.text_frame.text.strip() and not _page_furniture(s)
+    ]
+    top = min(boxes, key=lambda s: (s.top or 0, s.left or 0), default=None)
+    text = top.text_frame.text.strip() if top is not None else ""
+    return top if text and "\n" not in text and "\v" not in text and len(text) <= 80 else None
+
+
+_FURNITURE = {PP_PLACEHOLDER.SLIDE_NUMBER, PP_PLACEHOLDER.FOOTER, PP_PLACEHOLDER.DATE}
+_PAGE_NUMBER = re.compile(r"\d{1,3}(?:\s*/\s*\d{1,3})?")
+
+
+def _page_furniture(shape) -> bool:
+    """A slide number, footer or date: on every slide, about none of them ("2", "3 / 15")."""
+    if shape.is_placeholder and shape.placeholder_format.type in _FURNITURE:
+        return True
+    text = shape.text_frame.text.strip() if shape.has_text_frame else ""
+    return _PAGE_NUMBER.fullmatch(text) is not None
 
 
 def _slide_shape(shape) -> list[str]:

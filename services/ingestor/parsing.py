@@ -385,7 +385,19 @@ def _looks_like_code(lines: list[str]) -> bool:
 
 # --- HTML -------------------------------------------------------------------------------
 
-_SKIPPED = {"script", "style", "noscript", "template", "svg", "head", "iframe", "object"}
+# Page furniture (a site's menus and footer) is skipped with what holds no text.
+_SKIPPED = {
+    "script",
+    "style",
+    "noscript",
+    "template",
+    "svg",
+    "head",
+    "iframe",
+    "object",
+    "nav",
+    "footer",
+}
 _BLOCK = {
     "p",
     "div",

@@ -5,6 +5,7 @@ refusal. The files: ``tests/office_files.py``."""
 
 from __future__ import annotations
 
+import datetime
 import io
 import zipfile
 
@@ -183,6 +184,22 @@ def test_a_numbered_word_list_keeps_its_numbers():
     ]  # fmt: skip
 
 
+def test_a_slide_of_text_boxes_is_titled_by_its_top_box_and_its_number_is_left_out():
+    deck = pptx.Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[6])  # blank: no title placeholder
+    boxes = slide.shapes
+    boxes.add_textbox(
+        Inches(0.5), Inches(3), Inches(9), Inches(2)
+    ).text_frame.text = "Four data sets share their means and yet look nothing alike."
+    boxes.add_textbox(
+        Inches(0.5), Inches(0.4), Inches(9), Inches(1)
+    ).text_frame.text = "Why draw before you compute"
+    boxes.add_textbox(Inches(9), Inches(7), Inches(0.5), Inches(0.3)).text_frame.text = "2"
+    (chunk,) = parse_material(saved(deck), "charts.pptx").chunks
+    assert chunk.heading_path[-1] == "Why draw before you compute"
+    assert "\n2\n" not in f"\n{chunk.text}\n"
+
+
 def test_a_text_box_in_a_monospace_font_is_a_listing_with_its_indentation():
     deck = pptx.Presentation()
     slide = deck.slides.add_slide(deck.slide_layouts[5])
@@ -243,6 +260,26 @@ def test_a_sheet_reads_as_its_teacher_laid_it_out():
             ],
         ),
         (("見積もり",), ["期待値 E = (O + 4M + P) / 6"]),
+    ]
+
+
+def test_tables_side_by_side_are_two_tables_and_dates_read_as_formatted():
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "計画"
+    sheet.append(["チーム", "人数", None, "締切", "提出物"])
+    sheet.append(["T1", 5, None, datetime.datetime(2026, 6, 9), "申請書"])
+    sheet.append(["T2", 6, None, datetime.datetime(2026, 6, 23), "チェックリスト"])
+    sheet["D2"].number_format = sheet["D3"].number_format = 'm"月"d"日"'
+    tables = [c.text.split("\n")[2:] for c in parse_material(saved(book), "plan.xlsx").chunks]
+    assert tables == [
+        ["| チーム | 人数 |", "| --- | --- |", "| T1 | 5 |", "| T2 | 6 |"],
+        [
+            "| 締切 | 提出物 |",
+            "| --- | --- |",
+            "| 6月9日 | 申請書 |",
+            "| 6月23日 | チェックリスト |",
+        ],
     ]
 
 
