@@ -167,6 +167,16 @@ def test_html_cells_spanning_rows_and_columns_stand_in_each_of_them():
     ]
 
 
+def test_html_site_menus_and_footer_are_no_content():
+    html = (
+        "<nav><ul><li>Home</li><li>Syllabus</li></ul></nav>"
+        "<main><h1>DS-2140</h1><p>Lectures are on Tuesdays.</p></main>"
+        "<footer><p>© 2026 Built with Hugo</p></footer>"
+    )
+    _, blocks = parse_html(html)
+    assert [b.text for b in blocks] == ["Lectures are on Tuesdays."]
+
+
 def test_html_title_falls_back_to_h1():
     title, _ = parse_html("<h1>Only heading</h1><p>x</p>")
     assert title == "Only heading"
