@@ -96,7 +96,9 @@ _FRONT_MATTER = re.compile(r"\A---\n.*?\n(?:---|\.\.\.)\n", re.DOTALL)
 
 
 def parse_markdown(text: str) -> tuple[str | None, list[Block]]:
-    text = _FRONT_MATTER.sub("", text)
+    front = _FRONT_MATTER.match(text)
+    named = _FRONT_TITLE.search(front.group(0)) if front else None
+    text = _with_footnotes_inline(_html_blocks_read(text[front.end() :] if front else text))
     headings = _Headings()
     blocks: list[Block] = []
     title: str | None = None
@@ -142,7 +144,65 @@ def parse_markdown(text: str) -> tuple[str | None, list[Block]]:
             paragraph.append(line.rstrip())
         i += 1
     flush()
-    return title, blocks
+    return title or (named.group(1).strip() if named else None), blocks
+
+
+_FRONT_TITLE = re.compile(r"""^title:[ \t]*["']?(.+?)["']?[ \t]*$""", re.M)
+_HTML_TABLE = re.compile(r"^ {0,3}<table\b", re.I)
+_DETAILS = re.compile(r"^ {0,3}</?details\b[^>]*>\s*$", re.I)
+_SUMMARY = re.compile(r"^ {0,3}<summary\b[^>]*>(.*?)</summary>\s*$", re.I)
+_FOOTNOTE = re.compile(r"^\[\^([^\]\s]+)\]:[ \t]?(.*)$")
+
+
+def _html_blocks_read(text: str) -> str:
+    """HTML written into Markdown, read as Markdown: a <table> as a GFM table, a
+    <details> box as its summary (bold) and its body; code fences are left alone."""
+    out: list[str] = []
+    lines = text.split("\n")
+    fence: str | None = None
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if marker := _FENCE.match(line):
+            fence = None if fence and line.strip().startswith(fence) else fence or marker.group(1)
+        elif fence is None and _HTML_TABLE.match(line):
+            end = next((j for j in range(i, len(lines)) if "</table>" in lines[j].lower()), i)
+            _, blocks = parse_html("\n".join(lines[i : end + 1]))
+            out += ["", *(part for b in blocks for part in (b.text, "")), ""]
+            i = end + 1
+            continue
+        elif fence is None and _DETAILS.match(line):
+            line = ""
+        elif fence is None and (summary := _SUMMARY.match(line)):
+            line = f"\n**{summary.group(1).strip()}**\n"
+        out.append(line)
+        i += 1
+    return "\n".join(out)
+
+
+def _with_footnotes_inline(text: str) -> str:
+    """Footnotes ([^1] and its "[^1]: …" at the end) read where they are referred to, in
+    brackets, as a Word document's are: a definition far from its reference lands in
+    another chunk."""
+    notes: dict[str, str] = {}
+    kept: list[str] = []
+    current: str | None = None
+    for line in text.split("\n"):
+        if definition := _FOOTNOTE.match(line):
+            current = definition.group(1)
+            notes[current] = definition.group(2).strip()
+        elif current and line.startswith(("    ", "\t")) and line.strip():
+            notes[current] += " " + line.strip()  # the definition goes on, indented
+        else:
+            current = None
+            kept.append(line)
+    if not notes:
+        return text
+    return re.sub(
+        r"\[\^([^\]\s]+)\]",
+        lambda m: f" ({notes[m.group(1)]})" if m.group(1) in notes else m.group(0),
+        "\n".join(kept),
+    )
 
 
 # A GFM delimiter row: cells of dashes (colons for alignment) between pipes, the outer
@@ -587,6 +647,8 @@ class _HtmlToBlocks(HTMLParser):
         width = max(len(cells) for cells, _ in self._rows)
         lines = []
         for n, (cells, header) in enumerate(self._rows):
+            if width > 1 and len(cells) == width and len(set(cells)) == 1:
+                cells = cells[:1]  # one cell across the table (a footnote row): said once
             cells = cells + [""] * (width - len(cells))
             lines.append("| " + " | ".join(cells) + " |")
             if n == 0 and header:

@@ -167,6 +167,25 @@ def test_html_cells_spanning_rows_and_columns_stand_in_each_of_them():
     ]
 
 
+def test_markdown_with_html_tables_details_and_footnotes_reads_as_markdown():
+    text = (
+        "---\ntitle: Regression basics\n---\n\n"
+        "Daily trips, n = 91.[^1]\n\n"
+        "<table>\n<tr><th>term</th><th>p</th></tr>\n<tr><td>rain</td><td>&lt; 0.001</td></tr>\n"
+        '<tr><td colspan="2">R² = 0.680</td></tr>\n</table>\n\n'
+        "<details>\n<summary>Overfitting</summary>\n\nKeep 10 rows per predictor.\n\n</details>\n\n"
+        "[^1]: Data: Minato Bike,\n    released under CC BY 4.0.\n"
+    )
+    title, blocks = parse_markdown(text)
+    assert title == "Regression basics"
+    assert [b.text for b in blocks] == [
+        "Daily trips, n = 91. (Data: Minato Bike, released under CC BY 4.0.)",
+        "| term | p |\n|---|---|\n| rain | < 0.001 |\n| R² = 0.680 |  |",
+        "**Overfitting**",
+        "Keep 10 rows per predictor.",
+    ]
+
+
 def test_html_site_menus_and_footer_are_no_content():
     html = (
         "<nav><ul><li>Home</li><li>Syllabus</li></ul></nav>"
