@@ -337,6 +337,8 @@ def _word_paragraph(
         return ["", f"# {_one_line(text)}", ""]
     if heading := _WORD_HEADING.match(style):
         return ["", f"{'#' * min(6, int(heading.group(1)) + 1)} {_one_line(text)}", ""]
+    if level := _styled_heading(paragraph, text):
+        return ["", f"{'#' * level} {_one_line(text)}", ""]
     if (level := _list_level(paragraph, style)) is not None:
         return [f"{'  ' * level}{numbering.marker(paragraph, style, level)} {_one_line(text)}"]
     return ["", *_prose(text), ""]
@@ -385,6 +387,20 @@ class _Numbering:
         if fmt == "lowerLetter" and counts[level] <= 26:
             return f"{chr(ord('a') + counts[level] - 1)})"
         return "-"
+
+
+def _styled_heading(paragraph: WordParagraph, text: str) -> int:
+    """The level of a heading made by hand, as Google Docs and many teachers make them: a
+    short line, no sentence, wholly bold and set large (20 pt: the title, 13 pt and up: a
+    section). 0 for anything else."""
+    runs = [r for r in paragraph.runs if r.text.strip()]
+    sizes = {r.font.size.pt for r in runs if r.font.size is not None}
+    if not runs or len(sizes) != 1 or not all(r.bold for r in runs):
+        return 0
+    if len(text) > 80 or "\n" in text or re.search(r"[。.!?！？]$", text):
+        return 0
+    size = sizes.pop()
+    return 1 if size >= 18 else 2 if size >= 13 else 0
 
 
 def _list_level(paragraph: WordParagraph, style: str) -> int | None:

@@ -170,6 +170,18 @@ def test_a_slide_table_is_a_table_read_after_the_text_above_it():
     assert chunk.text.index("Measured on 500,000") < chunk.text.index("| index |")
 
 
+def test_headings_made_by_hand_in_bold_and_large_are_headings():
+    # the Google Docs way: a Normal paragraph, bold, 14 pt; a bold line at body size is not
+    document = docx.Document()
+    for text, size in (("1. A/B テストとは", 14), ("注意", 11)):
+        run = document.add_paragraph().add_run(text)
+        run.bold, run.font.size = True, docx.shared.Pt(size)
+        document.add_paragraph("利用者をランダムに2つのグループに分ける。")
+    chunks = parse_material(saved(document), "ab.docx").chunks
+    assert {c.heading_path for c in chunks} == {("1. A/B テストとは",)}
+    assert "注意" in chunks[-1].text
+
+
 def test_a_numbered_word_list_keeps_its_numbers():
     document = docx.Document()
     document.add_paragraph("要求獲得は次の順で進める。")
