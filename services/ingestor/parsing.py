@@ -273,8 +273,8 @@ def _piped(row: str) -> str:
 
 
 # A plain-text heading is a one-line paragraph that numbers a section ("3. L2 正則化",
-# "2.1 Setup", "第3章 索引", "（2）誕生日のパラドックス") or is bracketed (【まとめ】), with
-# no sentence end. The number's depth is the level; a bracketed heading sits below
+# "2.1 Setup", "第3章 索引", "（2）誕生日のパラドックス") or is marked (【まとめ】, ■2 言葉の整理),
+# with no sentence end. The number's depth is the level; a bracketed heading sits below
 # whatever is open.
 _NUMBERED_HEADING = re.compile(
     r"^(?:(\d{1,2}(?:\.\d{1,2})*)[.．]?|第[0-9０-９一二三四五六七八九十]+[章節部])[ \t\u3000]+\S"
@@ -282,7 +282,7 @@ _NUMBERED_HEADING = re.compile(
 # （1）, (1) and ① number sections one and two levels below "1." when a line of its own
 # stands above prose: 「（1）暗号学的ハッシュ関数とは」.
 _PAREN_HEADING = re.compile(r"^(?:([(（]\d{1,2}[)）])|[①-⑳])[ \t\u3000]*\S")
-_BRACKET_HEADING = re.compile(r"^【[^】]{1,30}】$")
+_BRACKET_HEADING = re.compile(r"^【[^】]{1,30}】$|^[■□◆◇▼▽◎][ \t\u3000]*\S")
 _SENTENCE_END = re.compile(r"[。．.!?！？:：]$")
 _MAX_HEADING_CHARS = 50
 _BRACKET_LEVEL = 9
@@ -301,6 +301,15 @@ def _heading_level(paragraph: str) -> int | None:
     if parenthesised := _PAREN_HEADING.match(line):
         return 2 if parenthesised.group(1) else 3
     return None
+
+
+def _marked_heading_apart(paragraph: str) -> list[str]:
+    """A section line marked ■ or 【】 with its text right under it: the heading, then the
+    text ("■2　言葉の整理" over its list)."""
+    first, _, rest = paragraph.partition("\n")
+    if rest.strip() and _BRACKET_HEADING.match(first.strip()) and _heading_level(first):
+        return [first, rest]
+    return [paragraph]
 
 
 def _plain_title(paragraph: str) -> str | None:
@@ -342,7 +351,12 @@ def parse_plain_text(text: str) -> tuple[str | None, list[Block]]:
     """
     if looks_like_markdown(text):
         return parse_markdown(text)
-    paragraphs = [p.strip("\n").rstrip() for p in re.split(r"\n[ \t\u3000]*\n", text) if p.strip()]
+    paragraphs = [
+        part
+        for p in re.split(r"\n[ \t\u3000]*\n", text)
+        if p.strip()
+        for part in _marked_heading_apart(p.strip("\n").rstrip())
+    ]
     levels = [_heading_level(p) for p in paragraphs]
     title = None
     if len(paragraphs) > 1 and levels[0] is None:
@@ -377,6 +391,8 @@ def _plain_blocks(paragraph: str) -> list[str]:
         indented = _INDENT.match(line) is not None
         if runs and runs[-1][0] == indented:
             runs[-1][1].append(line)
+        elif runs and indented and _hangs(line.strip(), runs[-1][1]):
+            runs[-1][1].append(f"  {line.strip()}")  # a hanging indent goes on with the item
         elif len(runs) == 1 and len(runs[0][1]) == 1 and not indented:
             runs[0] = (False, [runs[0][1][0].strip(), line])  # a paragraph's first-line indent
         else:
@@ -388,6 +404,19 @@ def _plain_blocks(paragraph: str) -> list[str]:
         else:
             out.append(join_cjk_lines("\n".join(with_outer_pipes(lines))))
     return out
+
+
+def _hangs(text: str, lines: list[str]) -> bool:
+    """An indented line of text (no item, row or code of its own) after a list item, or
+    after a line going on with one, goes on with that item: a hanging indent."""
+    if LIST_ITEM.match(text) or _COLUMN_GAP.search(text) or _looks_like_code([text]):
+        return False
+    for line in reversed(lines):
+        if LIST_ITEM.match(line):
+            return True
+        if not line.startswith("  "):
+            return False
+    return False
 
 
 def _indented_blocks(lines: list[str]) -> list[str]:

@@ -237,6 +237,24 @@ def test_plain_text_indented_lines_are_items_and_rows_not_the_sentence_above():
     )
 
 
+def test_plain_text_marked_section_lines_head_the_text_under_them_and_items_hang():
+    text = (
+        "講義メモ\n\n"
+        "■2\u3000言葉の整理\n"
+        "・個人情報：氏名や学籍番号のように、他の情報と\n"
+        "\u3000照らし合わせて個人がわかるもの。\n"
+        "・匿名加工情報：元に戻せないもの。\n"
+    )
+    _, blocks = parse_plain_text(text)
+    assert [(b.heading_path, b.text) for b in blocks] == [
+        (
+            ("講義メモ", "■2\u3000言葉の整理"),
+            "・個人情報：氏名や学籍番号のように、他の情報と照らし合わせて個人がわかるもの。\n"
+            "・匿名加工情報：元に戻せないもの。",
+        )
+    ]
+
+
 def test_plain_text_code_and_a_table_between_items_are_blocks_of_their_own():
     text = (
         "1. 複雑度\n"
