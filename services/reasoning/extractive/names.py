@@ -16,9 +16,11 @@ name in any spelling a reader accepts: another case, the plural or its people (S
 Kenyans), written apart or joined (Sky+HD, UserDatagram), an acronym of capitalised words
 (AAA), typeset in a formula (HKDF-Extract in ``\\mathrm{HKDF\\text{-}Extract}``), one word
 of a longer name (Graham Twigg, where the passage says Twigg), a typo of one or two
-letters (Bedigo for Bendigo), and across scripts a Japanese word very close to
-it in USE-m3 space (Tokyo ↔ 東京 0.84, Hartmann ↔ ハートマン 0.71). Those spellings are the
-ones the public QA sets' questions use (xquad_en: Sentanta, Bedigo, Kenyans, AAA).
+letters (Bedigo for Bendigo; in a name of five letters, letters swapped or changed, since
+a letter more or less makes another word: Spark is no park), and across scripts a Japanese
+word very close to it in USE-m3 space (Tokyo ↔ 東京 0.84, Hartmann ↔ ハートマン 0.71). Those
+spellings are the ones the public QA sets' questions use (xquad_en: Sentanta, Bedigo,
+Kenyans, AAA).
 
 A setting the question states (``lists = 1000``, ``acks=1``) is a name with its value: the
 passages hold it when one states it, in any spacing or in prose (ef_search を 100 に), or
@@ -151,7 +153,7 @@ class PassageNames:
             or re.sub(r"[\s\-_]+", "", word) in self._squashed
             or (len(stem) >= 3 and stem in self._folded)
             or name in self._acronyms
-            or (len(word) >= 5 and any(_close(word, w) for w in self._words))
+            or any(_misspelt(word, w) for w in self._words)
         )
 
     @cached_property
@@ -251,6 +253,15 @@ def _acronyms(text: str) -> set[str]:
             initials[i:j] for i in range(len(initials)) for j in range(i + 2, len(initials) + 1)
         )
     return found
+
+
+def _misspelt(name: str, word: str) -> bool:
+    """``name`` is ``word`` with a typo: one or two edits in a long name, letters swapped
+    or changed in a name of five ("Zeria" for Zeira), where a letter more or less makes
+    another word ("Spark" is no "park")."""
+    if len(name) < 5 or (len(name) == 5 and len(word) != 5):
+        return False
+    return _close(name, word)
 
 
 def _close(a: str, b: str) -> bool:
