@@ -262,18 +262,19 @@ def _date_shown(day: datetime.date, number_format: str) -> str:
     ISO when the format is not one of days, months and years only."""
     fields = {"yyyy": f"{day.year}", "yy": f"{day.year % 100:02d}", "mm": f"{day.month:02d}",
               "m": f"{day.month}", "dd": f"{day.day:02d}", "d": f"{day.day}"}  # fmt: skip
-    out = []
+    out, dated = [], False
     for part in _DATE_PART.findall(number_format):
         key = part.lower()
         if key in fields:
             out.append(fields[key])
+            dated = True
         elif part.startswith('"') or part.startswith("\\"):
             out.append(part.strip('"').removeprefix("\\"))
         elif part in "/-.年月日 ":
             out.append(part)
         else:  # hours, weekdays, colours, "General": not a plain date format
             return day.isoformat()
-    return "".join(out) if any(f in out for f in (fields["d"], fields["dd"])) else day.isoformat()
+    return "".join(out) if dated else day.isoformat()
 
 
 def _open(reader, data: bytes, filename: str, kind: str):
@@ -391,7 +392,7 @@ class _Numbering:
 
 def _styled_heading(paragraph: WordParagraph, text: str) -> int:
     """The level of a heading made by hand, as Google Docs and many teachers make them: a
-    short line, no sentence, wholly bold and set large (20 pt: the title, 13 pt and up: a
+    short line, no sentence, wholly bold and set large (18 pt and up: a title, 13 pt and up: a
     section). 0 for anything else."""
     runs = [r for r in paragraph.runs if r.text.strip()]
     sizes = {r.font.size.pt for r in runs if r.font.size is not None}
