@@ -40,6 +40,10 @@ _MONOSPACED_NAME = re.compile(
 )
 _FIXED_PITCH = 1  # bit 1 of a font descriptor's /Flags
 
+# A page's text lines as pypdf extracts them, each with whether it is set wholly in a
+# monospaced font.
+Lines = list[tuple[str, bool]]
+
 
 @dataclass
 class PdfText:
@@ -89,10 +93,10 @@ def parse_pdf(data: bytes, filename: str) -> PdfText:
     return PdfText(title, blocks, len(page_texts), empty)
 
 
-def _page_lines(page: PageObject) -> list[tuple[str, bool]]:
-    """The page's text lines as pypdf extracts them, each with whether every character
-    of it is set in a monospaced font."""
-    parts: list[tuple[str, bool]] = []
+def _page_lines(page: PageObject) -> Lines:
+    """The page's lines, each with whether every character of it is set in a monospaced
+    font."""
+    parts: list[tuple[str, bool]] = []  # what pypdf wrote, piece by piece, and if monospaced
     fonts: dict[int, bool] = {}
 
     def visit(text, _cm, _tm, font, _size) -> None:
@@ -105,7 +109,7 @@ def _page_lines(page: PageObject) -> list[tuple[str, bool]]:
     text = page.extract_text(visitor_text=visit) or ""
     if "".join(t for t, _ in parts) != text:  # the pieces do not spell the text: no fonts
         return [(line, False) for line in text.split("\n")]
-    lines: list[tuple[str, bool]] = []
+    lines: Lines = []
     line, mono = "", True
     for piece, monospaced in parts:
         for i, segment in enumerate(piece.split("\n")):
@@ -139,13 +143,13 @@ def _read_two_byte_codes(page: PageObject) -> None:
         return  # fonts unreadable here: extraction goes on as it can
 
 
-def _without_running_lines(pages: list[list[tuple[str, bool]]]) -> list[list[tuple[str, bool]]]:
+def _without_running_lines(pages: list[Lines]) -> list[Lines]:
     """Without the running header and footer: a line among the first two or last two of
     its page that stands there, the same but for the page's own number ("3 / 15", "- 4 -"),
     on three pages or more and three in five. Slides exported as PDF carry the course, the
     lecture and the page so."""
 
-    def edges(lines: list[tuple[str, bool]]) -> set[int]:
+    def edges(lines: Lines) -> set[int]:
         printed = [i for i, (raw, _) in enumerate(lines) if raw.strip()]
         return set(printed[:2] + printed[-2:])
 
@@ -169,7 +173,7 @@ def _without_running_lines(pages: list[list[tuple[str, bool]]]) -> list[list[tup
     ]
 
 
-def _without_monospaced_body(pages: list[list[tuple[str, bool]]]) -> list[list[tuple[str, bool]]]:
+def _without_monospaced_body(pages: list[Lines]) -> list[Lines]:
     """A document set in a monospaced font nearly throughout (a text file printed to PDF,
     perhaps with a page header in another font) has no listings: that font is its body."""
     printed = [mono for lines in pages for raw, mono in lines if raw.strip()]
@@ -238,7 +242,7 @@ class _HeadingStack:
         return tuple(title for _, title in self._stack)
 
 
-def _blocks(pages: list[list[tuple[str, bool]]], bookmarks: list[_Bookmark]) -> list[Block]:
+def _blocks(pages: list[Lines], bookmarks: list[_Bookmark]) -> list[Block]:
     headings = _HeadingStack()
     blocks: list[Block] = []
     for index, lines in enumerate(pages):
@@ -250,7 +254,7 @@ def _blocks(pages: list[list[tuple[str, bool]]], bookmarks: list[_Bookmark]) -> 
 
 
 def _page_blocks(
-    page_lines: list[tuple[str, bool]], page: int, pending: list[_Bookmark], headings: _HeadingStack
+    page_lines: Lines, page: int, pending: list[_Bookmark], headings: _HeadingStack
 ) -> list[Block]:
     """Paragraph and code blocks of one page; consumes the bookmarks whose titles it finds."""
     code = _listing_lines(page_lines)
@@ -292,7 +296,7 @@ def _page_blocks(
     return blocks
 
 
-def _listing_lines(page_lines: list[tuple[str, bool]]) -> list[bool]:
+def _listing_lines(page_lines: Lines) -> list[bool]:
     """Which lines belong to a listing: the monospaced ones, and a blank line between two
     of them (the blank lines of the code as printed)."""
     printed = [(i, mono) for i, (raw, mono) in enumerate(page_lines) if raw.strip()]
