@@ -298,12 +298,24 @@ def _page_blocks(
 
 def _listing_lines(page_lines: Lines) -> list[bool]:
     """Which lines belong to a listing: the monospaced ones, and a blank line between two
-    of them (the blank lines of the code as printed)."""
+    of them (the blank lines of the code as printed); but not a run of them that is mostly
+    Japanese, since Japanese fonts are fixed-pitch too (MS Gothic, MS Mincho): a heading
+    set in one is no code, and a Japanese comment inside a listing stays in it."""
     printed = [(i, mono) for i, (raw, mono) in enumerate(page_lines) if raw.strip()]
     code = [mono for _, mono in page_lines]
     for (i, before), (j, after) in itertools.pairwise(printed):
         if before and after:
             code[i + 1 : j] = [True] * (j - i - 1)
+    start = None
+    for i, is_code in enumerate([*code, False]):
+        if is_code and start is None:
+            start = i
+        elif not is_code and start is not None:
+            text = "".join(raw for raw, _ in page_lines[start:i]).replace(" ", "")
+            wide = sum(1 for c in text if unicodedata.east_asian_width(c) in "WF")
+            if wide * 2 >= len(text):
+                code[start:i] = [False] * (i - start)
+            start = None
     return code
 
 

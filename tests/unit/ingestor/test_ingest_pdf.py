@@ -89,6 +89,16 @@ def test_bullets_printed_on_a_slide_are_items_each():
     assert [b.text for b in blocks] == ["Plan for the two lectures", *items]
 
 
+def test_a_japanese_line_in_a_fixed_pitch_font_is_no_listing():
+    # data/cjk_fixed_pitch_heading.pdf (fpdf2 2.8.9, Noto Sans CJK JP and Noto Sans Mono
+    # CJK JP from their .ttc): a heading in the fixed-pitch face, prose, a listing in the
+    # same face with a Japanese comment, prose. Japanese fonts are fixed-pitch too.
+    data = (Path(__file__).parent / "data" / "cjk_fixed_pitch_heading.pdf").read_bytes()
+    assert [b.kind for b in parse_pdf(data, "notes.pdf").blocks] == [
+        "prose", "prose", "code", "prose",
+    ]  # fmt: skip
+
+
 def test_parse_material_keeps_page_numbers_in_chunks():
     data = make_pdf([["Page one text."], ["Page two text."]])
     parsed = parse_material(data, "two.pdf")
