@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from services.common.errors import InvalidInput
+from services.common.text import morphemes
 from services.reasoning.extractive.text import (
     content_terms,
     detect_language,
@@ -78,7 +79,10 @@ _VISUAL = re.compile(
     re.I,
 )
 # Item separators in an enumeration; Japanese items must be short and particle-free.
-_JA_ITEM_SPLIT = re.compile(r"と|や|および|及び|、|,")
+# と and や separate items only as particles: the と of とき (遅れて出したときのペナルティ) or of
+# ところ does not.
+_JA_ITEM_SEPARATORS = {("と", "助詞"), ("や", "助詞"), ("および", "接続詞"), ("及び", "接続詞")}
+_JA_ITEM_PUNCTUATION = {"、", ","}
 _EN_ITEM_SPLIT = re.compile(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+", re.I)
 _JA_PARTICLE_INSIDE = re.compile(r"[はがをにでへ]|から|まで|より")
 _COLON = re.compile(r"\s*[:;]\s*")
@@ -214,13 +218,24 @@ def _asked_beyond(tail: str) -> str:
 def _ja_items(text: str) -> tuple[str, ...]:
     """Items of a short Japanese noun enumeration, or () when it is not one."""
     text = re.sub(r"^(?:では|また)、?", "", text.strip())
-    parts = [p.strip(" 「」『』") for p in _JA_ITEM_SPLIT.split(text)]
+    parts = [p.strip(" 「」『』") for p in _ja_split(text)]
     parts = [p for p in parts if p]
     if len(parts) == 1:
         return (parts[0],) if keywords_of(parts[0]) else ()
     if any(len(p) > 20 or _JA_PARTICLE_INSIDE.search(_hiragana_only(p)) for p in parts):
         return ()
     return tuple(p for p in parts if keywords_of(p))
+
+
+def _ja_split(text: str) -> list[str]:
+    """``text`` cut at its item separators (particles と and や, および, commas)."""
+    parts = [""]
+    for surface, pos in morphemes(text):
+        if (surface, pos) in _JA_ITEM_SEPARATORS or surface in _JA_ITEM_PUNCTUATION:
+            parts.append("")
+        else:
+            parts[-1] += surface
+    return parts
 
 
 def _hiragana_only(text: str) -> str:

@@ -157,6 +157,14 @@ def test_several_questions_and_enumerations_are_one_task_each(engine):
     assert [t.keywords for t in listed.tasks] == [["sharding"], ["replication"], ["caching"]]
 
 
+def test_only_the_particles_to_and_ya_separate_japanese_items(engine):
+    # the と of とき and ところ is no separator
+    plan = engine.plan("中間レポートの形式と、遅れて出したときの扱いを教えて")
+    assert [t.keywords for t in plan.tasks] == [["中間レポートの形式"], ["遅れて出したときの扱い"]]
+    plan = engine.plan("ロックや、待っているところのスレッドについて教えて")
+    assert [t.keywords[0] for t in plan.tasks] == ["ロック", "待っているところのスレッド"]
+
+
 def test_a_sentence_pointing_back_joins_the_one_before(engine):
     plan = engine.plan("この講義では索引を扱う。その利点を説明したのは誰か。")
     assert len(plan.tasks) == 1
