@@ -52,6 +52,21 @@ _YES_NO = re.compile(
     re.I,
 )
 
+# A question that asks for a calendar date by its form (何月何日, "on what date"), and the
+# ways notes write one: 8月4日, 2027-02-02, 2/2, 12/31/2026, 4 August, Aug. 4. いつ and "when"
+# are left out: they are answered by a weekday, a time, a year or an era as well.
+_DATE_ASKED = re.compile(r"何月|\bwhat date\b|\bwhich dates?\b|\bon what day\b", re.I)
+_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_DATE = re.compile(
+    rf"\d{{1,2}}\s*月|\d{{4}}-\d{{1,2}}-\d{{1,2}}|(?<![\d/])\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?(?![\d/])"
+    rf"|\b{_MONTHS}\s+\d{{1,2}}\b|\b\d{{1,2}}\s+{_MONTHS}(?![a-z])",
+    re.I,
+)
+
+
+def holds_date(text: str) -> bool:
+    return _DATE.search(unicodedata.normalize("NFKC", text)) is not None
+
 
 @dataclass(frozen=True)
 class Wants:
@@ -63,6 +78,7 @@ class Wants:
     compare: bool = False
     definition: bool = False
     yes_no: bool = False
+    date: bool = False
 
 
 def wants_of(question: str) -> Wants:
@@ -76,4 +92,5 @@ def wants_of(question: str) -> Wants:
         compare=_COMPARE.search(text) is not None,
         definition=_DEFINITION.search(text) is not None,
         yes_no=_YES_NO.search(text) is not None,
+        date=_DATE_ASKED.search(text) is not None,
     )

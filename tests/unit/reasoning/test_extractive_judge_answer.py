@@ -157,6 +157,27 @@ def test_a_joined_name_is_not_held_by_a_passage_holding_one_of_its_parts(engine)
     assert judgement.findings[0].index == 1
 
 
+MAKEUP_RULES = (
+    "## 追試験\n\n"
+    "病気や忌引で期末試験を受けられなかった場合は、試験日から1週間以内に診断書を添えて"
+    "教務課に追試験を申請すること。追試験は口頭試問で行い、満点の8割を上限とする。"
+)
+MAKEUP_DATE = (
+    "## 追試験\n\n"
+    "病気や忌引で期末試験を受けられなかった場合は、教務課に追試験を申請すること。"
+    "追試験は2月16日（火）3限に B-204 で行う。"
+)
+
+
+def test_a_date_asked_is_not_answered_by_a_passage_that_gives_none(engine):
+    question = "追試験は何月何日にありますか？"
+    _, judgement = judge(engine, question, [MAKEUP_RULES, WEATHER])
+    assert judgement.satisfied_task_ids == []
+    assert "gives no date" in judgement.reason
+    plan, judgement = judge(engine, question, [MAKEUP_DATE, WEATHER])
+    assert judgement.satisfied_task_ids == [plan.tasks[0].task_id]
+
+
 def test_findings_quote_their_passage_verbatim_with_a_reason(engine):
     _, judgement = judge(engine, "中央値と平均の違いは？", [MEDIAN, MEAN])
     texts = dict(enumerate([MEDIAN, MEAN]))

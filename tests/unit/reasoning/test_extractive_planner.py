@@ -7,7 +7,7 @@ import pytest
 
 from services.common.errors import InvalidInput
 from services.reasoning.extractive import ExtractiveLLM
-from services.reasoning.extractive.question import wants_of
+from services.reasoning.extractive.question import holds_date, wants_of
 
 
 @pytest.fixture(scope="module")
@@ -223,10 +223,35 @@ def test_a_question_of_question_words_only_has_no_keyword(engine, question):
         ("What percentage of pages is filled?", "number"),
         ("何ミリ秒で打ち切る？", "number"),
         ("試験にメモを持ち込んでもいい？", "yes_no"),
+        ("発表会は何月何日？", "date"),
+        ("On which dates are the labs held?", "date"),
     ],
 )
 def test_the_shape_of_answer_a_question_asks_for(question, shape):
     assert getattr(wants_of(question), shape) is True
+
+
+@pytest.mark.parametrize("question", ["何日間借りられる？", "試験はいつ？", "When was it built?"])
+def test_a_duration_or_a_when_asks_for_no_date(question):
+    # いつ and "when" are answered by a weekday, a time, a year or an era as well
+    assert wants_of(question).date is False
+
+
+@pytest.mark.parametrize(
+    "text, dated",
+    [
+        ("発表は 7月21日（火）に行う。", True),
+        ("締切: 2027-01-27 23:59", True),
+        ("Due 12/31/2026 at noon.", True),
+        ("The poster session is on 21 July.", True),
+        ("Submit by Aug. 4.", True),
+        ("試験日から1週間以内に申請する。", False),
+        ("Scores above 1/2/3 of the range", False),
+        ("It takes 3 months.", False),
+    ],
+)
+def test_the_ways_notes_write_a_date(text, dated):
+    assert holds_date(text) is dated
 
 
 def test_a_word_that_holds_a_question_cue_is_no_cue():
