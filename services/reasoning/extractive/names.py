@@ -258,8 +258,11 @@ def _acronyms(text: str) -> set[str]:
 def _misspelt(name: str, word: str) -> bool:
     """``name`` is ``word`` with a typo: one or two edits in a long name, letters swapped
     or changed in a name of five ("Zeria" for Zeira), where a letter more or less makes
-    another word ("Spark" is no "park")."""
+    another word ("Spark" is no "park"). Its numbers stay as they are."""
     if len(name) < 5 or (len(name) == 5 and len(word) != 5):
+        return False
+    # a typo is in letters: another number names another thing (aes-192-gcm is no aes-128-gcm)
+    if re.findall(r"\d+", name) != re.findall(r"\d+", word):
         return False
     return _close(name, word)
 

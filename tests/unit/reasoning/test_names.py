@@ -61,6 +61,9 @@ def test_a_name_nothing_holds_is_absent_even_beside_its_topic():
     assert not held("How does Timsort merge runs?", "Tim Peters wrote the sort.")
     # a typo keeps a short name's length: a letter more or less makes another word
     assert not held("How do I process the trips with Spark?", "Bikes wait at Harbour Park.")
+    # a typo is in letters: another number names another thing
+    assert not held("How fast is aes-192-gcm here?", "aes-128-gcm runs at 6.1 GB/s.")
+    assert held("How fast is aes-128-gmc here?", "aes-128-gcm runs at 6.1 GB/s.")
 
 
 @pytest.fixture(scope="module")
