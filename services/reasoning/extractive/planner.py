@@ -166,7 +166,28 @@ def _question_sentences(question: str) -> list[str]:
             )
         else:
             merged.append(text)
-    return merged
+    return [clause for text in merged for clause in _clauses(text)]
+
+
+# Where one sentence asks two things: a comma before a clause that asks again
+# ("CTF はいつ開催で、フラグはどういう形式？", "When is it due, and what is it about?").
+_JA_CLAUSE_END = re.compile(r"[、，,]")
+_EN_CLAUSE_END = re.compile(
+    r",\s*(?:and\s+|but\s+)?(?=(?:what|which|when|where|who|whom|whose|how|why)\b)", re.I
+)
+_JA_ASKS = re.compile(r"何|いつ|どこ|誰|どの|どう|どれ|どんな|なぜ|いくつ|いくら")
+_EN_ASKS = re.compile(r"\b(?:what|which|when|where|who|whom|whose|how|why)\b", re.I)
+
+
+def _clauses(sentence: str) -> list[str]:
+    """A sentence that asks two things, as its two questions; any other sentence whole."""
+    ja = detect_language(sentence) == "ja"
+    asks = _JA_ASKS if ja else _EN_ASKS
+    for boundary in (_JA_CLAUSE_END if ja else _EN_CLAUSE_END).finditer(sentence):
+        first, second = sentence[: boundary.start()], sentence[boundary.end() :]
+        if all(asks.search(part) and keywords_of(part) for part in (first, second)):
+            return [first.strip(), *_clauses(second.strip())]
+    return [sentence]
 
 
 def _instruction_only(sentence: str) -> bool:

@@ -165,6 +165,25 @@ def test_only_the_particles_to_and_ya_separate_japanese_items(engine):
     assert [t.keywords[0] for t in plan.tasks] == ["ロック", "待っているところのスレッド"]
 
 
+@pytest.mark.parametrize(
+    "question, keywords",
+    [
+        ("ハッカソンはどこで開かれて、賞金はいくら？", [["ハッカソン"], ["賞金"]]),
+        ("When is the midterm held, and how long does it last?", [["midterm held"], ["long"]]),
+    ],
+)
+def test_a_sentence_that_asks_two_things_is_two_tasks(engine, question, keywords):
+    assert [t.keywords[:1] for t in engine.plan(question).tasks] == keywords
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["課題Aの締切と、課題Bの提出先はそれぞれどこ？", "Which index did the lab use, and why?"],
+)
+def test_a_clause_that_asks_nothing_of_its_own_stays_with_its_sentence(engine, question):
+    assert len(engine.plan(question).tasks) == 1
+
+
 def test_a_sentence_pointing_back_joins_the_one_before(engine):
     plan = engine.plan("この講義では索引を扱う。その利点を説明したのは誰か。")
     assert len(plan.tasks) == 1
