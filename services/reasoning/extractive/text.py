@@ -68,7 +68,11 @@ def terms(text: str) -> list[str]:
 
 
 def _stem(word: str) -> str:
-    """A light suffix stripper: enough to meet died/die, signed/sign, financing/finance."""
+    """A light suffix stripper: enough to meet died/die, signed/sign, financing/finance.
+    A stop word in capitals is a keyword of a language (SQL's WHERE, HAVING, IS NULL), kept
+    as written: "WHERE と HAVING はどう違うの？" asks about them."""
+    if _keyword_in_capitals(word):
+        return word
     word = re.sub(r"['’]s$", "", word.lower())
     if word.isdigit() or len(word) <= 3:
         return word
@@ -239,7 +243,13 @@ def keywords_of(text: str) -> list[str]:
 _CONTRACTION = re.compile(r"['’](?:s|re|ll|ve|d|m)$|n['’]t$", re.I)
 
 
+def _keyword_in_capitals(word: str) -> bool:
+    return len(word) > 1 and word.isupper() and word.lower() in EN_STOP_WORDS
+
+
 def is_stop_word(word: str) -> bool:
+    if _keyword_in_capitals(word):
+        return False
     lower = word.lower()
     return lower in EN_STOP_WORDS or _CONTRACTION.sub("", lower) in EN_STOP_WORDS
 

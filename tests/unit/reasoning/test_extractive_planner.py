@@ -8,6 +8,7 @@ import pytest
 from services.common.errors import InvalidInput
 from services.reasoning.extractive import ExtractiveLLM
 from services.reasoning.extractive.question import holds_date, wants_of
+from services.reasoning.extractive.text import terms
 
 
 @pytest.fixture(scope="module")
@@ -182,6 +183,14 @@ def test_a_sentence_that_asks_two_things_is_two_tasks(engine, question, keywords
 )
 def test_a_clause_that_asks_nothing_of_its_own_stays_with_its_sentence(engine, question):
     assert len(engine.plan(question).tasks) == 1
+
+
+def test_a_stop_word_in_capitals_is_a_keyword_of_a_language(engine):
+    plan = engine.plan("WHERE と HAVING はどう違うの？")
+    assert plan.tasks[-1].keywords == ["WHERE", "HAVING"]
+    assert "HAVING" in terms("GROUP BY store_id HAVING COUNT(*) >= 100")
+    assert "where" not in terms("Where is the lab?")  # in prose it is still a stop word
+    assert engine.plan("Where is the lab?").tasks[0].keywords == ["lab"]
 
 
 def test_a_sentence_pointing_back_joins_the_one_before(engine):
