@@ -226,8 +226,8 @@ def keywords_of(text: str) -> list[str]:
     words = re.findall(rf"[A-Za-z0-9][A-Za-z0-9_'’.+#-]*[A-Za-z0-9+#]|[A-Za-z0-9{_GREEK}]", text)
     phrases: list[str] = []
     current: list[str] = []
-    for word in words:
-        if is_stop_word(word):
+    for i, word in enumerate(words):
+        if is_stop_word(word) or _in_idiom(words, i):
             if current:
                 phrases.append(" ".join(current))
             current = []
@@ -236,6 +236,23 @@ def keywords_of(text: str) -> list[str]:
     if current:
         phrases.append(" ".join(current))
     return _distinct(phrases)
+
+
+# Verbs of two words whose noun names no topic: "hand in" a report is submitting it, a
+# meeting "takes place".
+_EN_IDIOMS = {
+    ("hand", "in"),
+    ("handed", "in"),
+    ("take", "place"),
+    ("took", "place"),
+    ("takes", "place"),
+    ("taken", "place"),
+}
+
+
+def _in_idiom(words: Sequence[str], i: int) -> bool:
+    pair = lambda a, b: (words[a].lower(), words[b].lower()) in _EN_IDIOMS  # noqa: E731
+    return (i + 1 < len(words) and pair(i, i + 1)) or (i > 0 and pair(i - 1, i))
 
 
 # A contraction's own word decides: "What's", "there's", "don't" frame a question as "what",
@@ -271,7 +288,7 @@ def _japanese_keywords(text: str) -> list[str]:
     # A lone kanji counts when a particle or the end follows it (港が, 鱗に), not a verb's
     # ending (使われる): one kanji is often the whole topic in Japanese.
     kept = [r for r in runs if len(r) >= 2 or r in nouns or not any(len(o) >= 2 for o in runs)]
-    kept = [r for r in kept if any(t not in stops for t in terms(r))]
+    kept = [r for r in kept if any(t not in stops for t in terms(r)) and not _ja_idiom(r, text)]
     covered = "".join(kept)
     # Hiragana nouns (もつれ, ひらがな) that no run holds; verbs are left to the ranking.
     for term in content_terms(text):
@@ -282,6 +299,15 @@ def _japanese_keywords(text: str) -> list[str]:
         if term in text:
             kept.append(term)
     return _distinct(kept)
+
+
+# Nouns of an idiom that names no topic: 手に入る is "to get", 気になる "to wonder".
+_JA_IDIOMS = {"手": re.compile(r"手に入"), "気": re.compile(r"気にな")}
+
+
+def _ja_idiom(noun: str, text: str) -> bool:
+    idiom = _JA_IDIOMS.get(noun)
+    return idiom is not None and idiom.search(text) is not None
 
 
 def _run_end(run: re.Match, verbs: Sequence[tuple[int, int]]) -> int:

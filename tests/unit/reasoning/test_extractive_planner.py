@@ -193,6 +193,19 @@ def test_a_stop_word_in_capitals_is_a_keyword_of_a_language(engine):
     assert engine.plan("Where is the lab?").tasks[0].keywords == ["lab"]
 
 
+@pytest.mark.parametrize(
+    "question, keywords",
+    [
+        ("Can I hand in the essay by e-mail?", ["essay", "e-mail"]),
+        ("Where did the final match take place?", ["final match"]),
+        ("模範解答はどこで手に入る？", ["模範解答"]),
+        ("手の骨は何本ある？", ["手", "骨"]),  # 手 alone is still a hand
+    ],
+)
+def test_the_noun_of_an_idiom_is_no_keyword(engine, question, keywords):
+    assert engine.plan(question).tasks[0].keywords == keywords
+
+
 def test_a_sentence_pointing_back_joins_the_one_before(engine):
     plan = engine.plan("この講義では索引を扱う。その利点を説明したのは誰か。")
     assert len(plan.tasks) == 1
