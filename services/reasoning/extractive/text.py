@@ -251,8 +251,8 @@ _EN_IDIOMS = {
 
 
 def _in_idiom(words: Sequence[str], i: int) -> bool:
-    pair = lambda a, b: (words[a].lower(), words[b].lower()) in _EN_IDIOMS  # noqa: E731
-    return (i + 1 < len(words) and pair(i, i + 1)) or (i > 0 and pair(i - 1, i))
+    lower = [w.lower() for w in words[max(0, i - 1) : i + 2]]
+    return any(pair in _EN_IDIOMS for pair in zip(lower, lower[1:], strict=False))
 
 
 # A contraction's own word decides: "What's", "there's", "don't" frame a question as "what",
