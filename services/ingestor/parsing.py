@@ -513,6 +513,10 @@ _BLOCK = {
     "caption",
 }
 _HEADINGS = {f"h{n}": n for n in range(1, 7)}
+# A link that only jumps past the page's menus ("本文へスキップ", "Skip to content") is furniture
+# too; sites mark it with a class.
+_SKIP_LINK = re.compile(r"skip", re.I)
+_FILE_NAME = re.compile(r"^\S+\.(?:png|jpe?g|gif|svg|webp|bmp)$", re.I)
 _LINE_BREAK = "\u2028"  # <br> survives whitespace collapsing as this, then becomes "\n"
 
 
@@ -538,6 +542,7 @@ class _HtmlToBlocks(HTMLParser):
         self._cell_span = (1, 1)  # (rowspan, colspan) of the open cell
         self._spanned: dict[int, list] = {}  # column -> [text, rows still to fill] (rowspan)
         self._row_has_th = False
+        self._skipping_link = False
 
     # text sinks, innermost first
     def _sink(self) -> list[str]:
@@ -546,8 +551,9 @@ class _HtmlToBlocks(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "title":
             self._in_title = True
-        if tag in _SKIPPED:
+        if tag in _SKIPPED or (tag == "a" and _is_skip_link(attrs)):
             self._skip += 1
+            self._skipping_link |= tag == "a"
         if self._skip:
             return
         if tag in _HEADINGS:
@@ -583,13 +589,19 @@ class _HtmlToBlocks(HTMLParser):
         elif tag == "table":
             self._flush()
             self._rows = []
+        elif tag == "img":
+            # what a reader who cannot see the image is told of it ("成績の内訳を示す円グラフ")
+            alt = _collapse(dict(attrs).get("alt") or "")
+            if alt and not _FILE_NAME.match(alt):
+                self._sink().append(f" {alt} ")
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "title":
             self._in_title = False
             self.title = _collapse("".join(self._title_text)) or None
-        if tag in _SKIPPED:
+        if tag in _SKIPPED or (tag == "a" and self._skipping_link):
             self._skip = max(0, self._skip - 1)
+            self._skipping_link &= tag != "a"
             return
         if self._skip:
             return
@@ -696,6 +708,12 @@ def _tex_math(text: str) -> str:
     if display := _TEX_DISPLAY.fullmatch(text):
         return f"$$\n{display.group(1)}\n$$"
     return _TEX_INLINE.sub(lambda m: f"${m.group(1).strip()}$", text)
+
+
+def _is_skip_link(attrs: list[tuple[str, str | None]]) -> bool:
+    values = dict(attrs)
+    marks = f"{values.get('class') or ''} {values.get('id') or ''}"
+    return (values.get("href") or "").startswith("#") and _SKIP_LINK.search(marks) is not None
 
 
 def _span(attrs: list[tuple[str, str | None]], name: str) -> int:

@@ -196,6 +196,23 @@ def test_html_site_menus_and_footer_are_no_content():
     assert [b.text for b in blocks] == ["Lectures are on Tuesdays."]
 
 
+def test_html_skip_link_is_furniture_and_an_image_is_its_alt_text():
+    html = (
+        '<a class="skip-link" href="#main">本文へスキップ</a>'
+        '<main id="main"><p>成績は次のとおり。</p>'
+        '<figure><img src="grading.svg" alt="成績の内訳を示す円グラフ">'
+        "<figcaption>図1 成績の内訳</figcaption></figure>"
+        '<p><img src="logo.png" alt="logo.png"><a href="#top">上へ</a></p></main>'
+    )
+    _, blocks = parse_html(html)
+    assert [b.text for b in blocks] == [
+        "成績は次のとおり。",
+        "成績の内訳を示す円グラフ",
+        "図1 成績の内訳",
+        "上へ",  # a link within the page that skips nothing stays
+    ]
+
+
 def test_html_title_falls_back_to_h1():
     title, _ = parse_html("<h1>Only heading</h1><p>x</p>")
     assert title == "Only heading"
