@@ -18,7 +18,8 @@ chunker keeps each whole with the sentence that introduces it:
   boxes prose, tables and charts' numbers GFM tables, a SmartArt diagram's nodes list
   items (python-pptx does not read them), a text box set in a monospace font a code
   listing, shapes read top to bottom, then left to right; the speaker notes follow the
-  slide's own text, since that is where many teachers write what they say.
+  slide's own text under a line that says so ("Speaker notes:", 発表者ノート：), since that is
+  where many teachers write what they say.
 - Excel: each sheet is a table (``qa.table_chunks``): Q/A rows when its header names a
   question and an answer column, else its rows under the sheet's name; a formula cell
   gives the value Excel last computed, a number shows as its cell's format shows it, a
@@ -57,6 +58,7 @@ from services.ingestor.qa import table_chunks
 _WORD_HEADING = re.compile(r"^(?:heading|見出し)\s*(\d)$", re.I)
 _WORD_CODE_STYLE = re.compile(r"code|preformatted|source|コード", re.I)
 _MONOSPACE = re.compile(r"courier|consolas|menlo|monaco|mono|ｺﾞｼｯｸ|ゴシック.*等幅|MS Gothic", re.I)
+_HIRAGANA = re.compile(r"[\u3041-\u309f]")
 _BULLET_PLACEHOLDERS = {PP_PLACEHOLDER.BODY, PP_PLACEHOLDER.OBJECT}
 _DIAGRAM = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
 _DRAWING = "http://schemas.openxmlformats.org/drawingml/2006/main"
@@ -95,6 +97,12 @@ def parse_docx(data: bytes, filename: str) -> tuple[str | None, list[Block]]:
     return document.core_properties.title or title, blocks
 
 
+def _written_in_japanese(lines: list[str]) -> bool:
+    """Japanese sentences hold hiragana, however many English terms they name; English
+    notes hold none, even where they name a Japanese term in kanji."""
+    return any(_HIRAGANA.search(line) for line in lines)
+
+
 def parse_pptx(data: bytes, filename: str) -> tuple[str | None, list[Block]]:
     deck = _open(pptx.Presentation, data, filename, "a PowerPoint")
     # each slide's title shape, looked up once (python-pptx searches the placeholders)
@@ -111,7 +119,11 @@ def parse_pptx(data: bytes, filename: str) -> tuple[str | None, list[Block]]:
         for shape in sorted(body, key=lambda s: (s.top or 0, s.left or 0)):
             lines += _slide_shape(shape)
         if slide.has_notes_slide and slide.notes_slide.notes_text_frame is not None:
-            lines += ["", *_prose(slide.notes_slide.notes_text_frame.text), ""]
+            notes = _prose(slide.notes_slide.notes_text_frame.text)
+            if any(line.strip() for line in notes):
+                # what the teacher says, set apart from what the slide shows, in its chunk
+                marker = "発表者ノート：" if _written_in_japanese(notes) else "Speaker notes:"
+                lines += ["", marker, "", *notes, ""]
         _, slide_blocks = parse_markdown("\n".join(lines))
         blocks += [
             Block(b.text, b.heading_path, page=number) for b in slide_blocks if b.text.strip()

@@ -137,7 +137,18 @@ def test_slide_bullets_keep_their_levels_and_the_speaker_notes_follow():
     lines = chunk.text.splitlines()
     assert "- Three parameters decide recall and speed:" in lines
     assert "  - m: links per node (default 16)" in lines
-    assert chunk.text.index("default 40") < chunk.text.index("Raise ef_search first")
+    notes = chunk.text.index("Speaker notes:")  # marked, so they do not read as the slide's
+    assert chunk.text.index("default 40") < notes < chunk.text.index("Raise ef_search first")
+
+
+def test_japanese_speaker_notes_are_marked_in_japanese():
+    deck = pptx.Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[1])
+    slide.shapes.title.text = "B-tree"
+    slide.placeholders[1].text = "ページは既定で 90% まで詰める"
+    slide.notes_slide.notes_text_frame.text = "ここで fillfactor の話をする。"
+    (chunk,) = parse_material(saved(deck), "btree.pptx").chunks
+    assert chunk.text.index("90%") < chunk.text.index("発表者ノート：") < chunk.text.index("ここで")
 
 
 def test_a_slide_equation_is_read_from_office_math_not_its_fallback_picture():
