@@ -19,12 +19,12 @@ chunker keeps each whole with the sentence that introduces it:
   items (python-pptx does not read them), a text box set in a monospace font a code
   listing, shapes read top to bottom, then left to right; the speaker notes follow the
   slide's own text under a line that says so ("Speaker notes:", 発表者ノート：), since that is
-  where many teachers write what they say.
+  where many teachers write what they say. A hidden slide is left out, as the show leaves it.
 - Excel: each sheet is a table (``qa.table_chunks``): Q/A rows when its header names a
   question and an answer column, else its rows under the sheet's name; a formula cell
   gives the value Excel last computed, a number shows as its cell's format shows it, a
   cell merged down stands in each row, a lone cell above the header is the table's title,
-  and lines of notes under a blank row are prose.
+  and lines of notes under a blank row are prose. A hidden sheet is left out.
 """
 
 from __future__ import annotations
@@ -112,6 +112,8 @@ def parse_pptx(data: bytes, filename: str) -> tuple[str | None, list[Block]]:
     blocks: list[Block] = []
     slides = zip(deck.slides, titles, headings, strict=True)
     for number, (slide, title_shape, heading) in enumerate(slides, start=1):
+        if slide._element.get("show") in ("0", "false"):
+            continue  # a hidden slide is not shown: often an old version kept aside
         # a slide's section sits under the deck's title, as a Markdown file's under its H1
         lines = [f"# {title}", ""] if title and heading != title else []
         lines += [f"## {heading or f'Slide {number}'}", ""]
@@ -141,6 +143,8 @@ def parse_xlsx(data: bytes, filename: str, limits: ChunkLimits) -> tuple[str | N
     chunks: list[Chunk] = []
     try:
         for sheet in workbook.worksheets:
+            if sheet.sheet_state != "visible":
+                continue  # a hidden sheet is the author's (a TA's notes, lookups)
             where = f"{filename} (sheet {sheet.title!r})"
             notes: list[Block] = []  # lines of notes, one to a row, packed together
             for part, rows in _sheet_parts(sheet):

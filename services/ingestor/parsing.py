@@ -28,18 +28,19 @@ _KANA = re.compile(r"[\u3041-\u309f\u30a0-\u30ff]")
 
 
 def decode_text(data: bytes, filename: str) -> str:
-    """UTF-8 (with or without BOM), UTF-16 with BOM, Shift_JIS (Japanese Excel/Windows) or
-    Windows-1252 (Western Windows). Shift_JIS accepts many Windows-1252 texts too, as
-    mojibake ("Crème" -> "Cr鑪e"), so it is taken only where it reads as Japanese."""
+    """UTF-8 (with or without BOM), UTF-16 with BOM, Shift_JIS (Japanese Excel/Windows),
+    EUC-JP (notes kept on a Unix server) or Windows-1252 (Western Windows). The Japanese
+    encodings accept each other's bytes and many Windows-1252 texts too, as mojibake
+    ("Crème" -> "Cr鑪e"): of those that decode, the one that reads as Japanese with the most
+    kana is taken, and Windows-1252 where none reads as Japanese."""
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return _lines(_decoded(data, "utf-16"), filename)
     text = _decoded(data, "utf-8-sig")
     if text is None:
-        japanese, western = _decoded(data, "cp932"), _decoded(data, "cp1252")
-        if japanese is not None and (western is None or reads_as_japanese(japanese)):
-            text = japanese
-        else:
-            text = western
+        western = _decoded(data, "cp1252")
+        japanese = [t for e in ("cp932", "euc_jp") if (t := _decoded(data, e)) is not None]
+        japanese = [t for t in japanese if western is None or reads_as_japanese(t)]
+        text = max(japanese, key=lambda t: len(_KANA.findall(t))) if japanese else western
     return _lines(text, filename)
 
 
@@ -63,7 +64,9 @@ def _decoded(data: bytes, encoding: str) -> str | None:
 
 def _lines(text: str | None, filename: str) -> str:
     if text is None:
-        raise InvalidInput(f"{filename!r} is not UTF-8, UTF-16, Shift_JIS or Windows-1252 text")
+        raise InvalidInput(
+            f"{filename!r} is not UTF-8, UTF-16, Shift_JIS, EUC-JP or Windows-1252 text"
+        )
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
@@ -513,6 +516,8 @@ _BLOCK = {
     "caption",
 }
 _HEADINGS = {f"h{n}": n for n in range(1, 7)}
+# Where a page's own content sits: a <header> outside them is the site's banner.
+_CONTENT = {"main", "article"}
 # A link that only jumps past the page's menus ("本文へスキップ", "Skip to content") is furniture
 # too; sites mark it with a class.
 _SKIP_LINK = re.compile(r"skip", re.I)
@@ -520,11 +525,38 @@ _FILE_NAME = re.compile(r"^\S+\.(?:png|jpe?g|gif|svg|webp|bmp)$", re.I)
 _LINE_BREAK = "\u2028"  # <br> survives whitespace collapsing as this, then becomes "\n"
 
 
-class _HtmlToBlocks(HTMLParser):
-    """Headings become the heading path; paragraphs, list items, tables and pre become blocks."""
+class _LayoutTables(HTMLParser):
+    """Which tables of a page, by their order in it, lay the page out instead of tabulating:
+    those holding another table or a heading (an LMS page's two-column frame)."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
+        self.layout: set[int] = set()
+        self._count = 0
+        self._open: list[int] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "table":
+            self.layout.update(self._open)
+            self._open.append(self._count)
+            self._count += 1
+        elif tag in _HEADINGS and self._open:
+            self.layout.add(self._open[-1])
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "table" and self._open:
+            self._open.pop()
+
+
+class _HtmlToBlocks(HTMLParser):
+    """Headings become the heading path; paragraphs, list items, tables and pre become blocks.
+    A layout table's cells are read as the page's sections, each in turn."""
+
+    def __init__(self, layout_tables: set[int]) -> None:
+        super().__init__(convert_charrefs=True)
+        self._layout_tables = layout_tables
+        self._tables_opened = 0
+        self._tables: list[bool] = []  # per open table: is it a layout table?
         self.blocks: list[Block] = []
         self.title: str | None = None
         self.h1: str | None = None
@@ -543,6 +575,12 @@ class _HtmlToBlocks(HTMLParser):
         self._spanned: dict[int, list] = {}  # column -> [text, rows still to fill] (rowspan)
         self._row_has_th = False
         self._skipping_link = False
+        self._content = 0  # open <main> and <article> elements
+        self._banners = 0  # open <header> elements of the site, being skipped
+
+    def _in_layout(self, tag: str) -> bool:
+        """A tag of a layout table (its rows and cells are only the page's frame)."""
+        return tag in ("table", "tr", "td", "th") and bool(self._tables) and self._tables[-1]
 
     # text sinks, innermost first
     def _sink(self) -> list[str]:
@@ -551,10 +589,20 @@ class _HtmlToBlocks(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "title":
             self._in_title = True
-        if tag in _SKIPPED or (tag == "a" and _is_skip_link(attrs)):
+        if tag in _CONTENT:
+            self._content += 1
+        banner = tag == "header" and not self._content  # the site's header, not an article's
+        if tag in _SKIPPED or banner or (tag == "a" and _is_skip_link(attrs)):
             self._skip += 1
             self._skipping_link |= tag == "a"
+            self._banners += banner
+        if tag == "table":  # counted as the layout scan counted them, skipped or not
+            self._tables.append(self._tables_opened in self._layout_tables)
+            self._tables_opened += 1
         if self._skip:
+            return
+        if self._in_layout(tag):
+            self._flush()
             return
         if tag in _HEADINGS:
             self._flush()
@@ -599,11 +647,21 @@ class _HtmlToBlocks(HTMLParser):
         if tag == "title":
             self._in_title = False
             self.title = _collapse("".join(self._title_text)) or None
-        if tag in _SKIPPED or (tag == "a" and self._skipping_link):
+        layout = self._in_layout(tag)
+        if tag == "table" and self._tables:
+            self._tables.pop()
+        if tag in _CONTENT:
+            self._content = max(0, self._content - 1)
+        banner = tag == "header" and self._banners > 0 and not self._content
+        if tag in _SKIPPED or banner or (tag == "a" and self._skipping_link):
             self._skip = max(0, self._skip - 1)
             self._skipping_link &= tag != "a"
+            self._banners -= banner
             return
         if self._skip:
+            return
+        if layout:
+            self._flush()
             return
         if tag in _HEADINGS and self._heading_level:
             name = _collapse("".join(self._text))
@@ -729,7 +787,10 @@ def _collapse(text: str) -> str:
 
 
 def parse_html(text: str) -> tuple[str | None, list[Block]]:
-    parser = _HtmlToBlocks()
+    scan = _LayoutTables()
+    scan.feed(text)
+    scan.close()
+    parser = _HtmlToBlocks(scan.layout)
     parser.feed(text)
     parser.close()
     return parser.title or parser.h1, parser.blocks

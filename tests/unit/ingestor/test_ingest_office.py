@@ -151,6 +151,18 @@ def test_japanese_speaker_notes_are_marked_in_japanese():
     assert chunk.text.index("90%") < chunk.text.index("発表者ノート：") < chunk.text.index("ここで")
 
 
+def test_a_hidden_slide_is_not_read():
+    deck = pptx.Presentation()
+    for title, hidden in (("Lab 3 (old)", True), ("Lab 3", False)):
+        slide = deck.slides.add_slide(deck.slide_layouts[1])
+        slide.shapes.title.text = title
+        slide.placeholders[1].text = "Due 7 July" if hidden else "Due 14 July"
+        if hidden:
+            slide._element.set("show", "0")  # Slide Show > Hide Slide
+    (chunk,) = parse_material(saved(deck), "lab3.pptx").chunks
+    assert "Due 14 July" in chunk.text and "Due 7 July" not in chunk.text
+
+
 def test_a_slide_equation_is_read_from_office_math_not_its_fallback_picture():
     chunk = chunk_with(parse_material(slides(), "lecture5.pptx"), "two vectors")
     assert chunk.page == 4
@@ -253,6 +265,18 @@ def test_a_q_a_sheet_is_q_a_rows_and_another_sheet_a_table_under_its_name():
     # cells as a reader sees them: a date without its midnight time, 1 not 1.0
     assert "| 1 | 2025-10-02 | 関係モデル | 1 |" in schedule.text.splitlines()
     assert "| 2 | 2025-10-09 | SQL と索引 | 2.5 |" in schedule.text.splitlines()
+
+
+def test_a_hidden_sheet_is_not_read():
+    book = openpyxl.Workbook()
+    book.active.title = "成績"
+    book.active.append(["項目", "割合"])
+    book.active.append(["演習", "40%"])
+    memo = book.create_sheet("TA用メモ")
+    memo.append(["学生には見せない", "採点の目安"])
+    memo.sheet_state = "hidden"
+    material = parse_material(saved(book), "grading.xlsx")
+    assert {c.heading_path[0] for c in material.chunks} == {"成績"}
 
 
 def test_a_sheet_reads_as_its_teacher_laid_it_out():

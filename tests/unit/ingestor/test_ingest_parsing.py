@@ -213,6 +213,35 @@ def test_html_skip_link_is_furniture_and_an_image_is_its_alt_text():
     ]
 
 
+def test_html_layout_table_is_read_as_the_sections_it_frames():
+    # an LMS page laid out in a table: its cells hold headings, prose and data tables
+    html = (
+        '<table class="layout"><tr><td class="main">'
+        "<h2>CS-2310</h2><p>水曜3限、K-302。</p>"
+        "<h3>成績</h3><table><tr><th>項目</th><th>割合</th></tr>"
+        "<tr><td>演習</td><td>40%</td></tr></table>"
+        "<p>追試はない。</p>"
+        '</td><td class="side"><h3>連絡</h3><p>質問は掲示板へ。</p></td></tr></table>'
+    )
+    _, blocks = parse_html(html)
+    assert [(b.heading_path[-1], b.text) for b in blocks] == [
+        ("CS-2310", "水曜3限、K-302。"),
+        ("成績", "| 項目 | 割合 |\n|---|---|\n| 演習 | 40% |"),
+        ("成績", "追試はない。"),
+        ("連絡", "質問は掲示板へ。"),
+    ]
+
+
+def test_html_site_banner_is_furniture_but_an_articles_header_is_not():
+    html = (
+        '<header class="navbar"><a href="/">Tsubame LMS</a><ul><li>マイコース</li></ul></header>'
+        "<main><article><header><h1>第3回 ヒープ</h1><p>2026-05-13 更新</p></header>"
+        "<p>ヒープは完全二分木である。</p></article></main>"
+    )
+    _, blocks = parse_html(html)
+    assert [b.text for b in blocks] == ["2026-05-13 更新", "ヒープは完全二分木である。"]
+
+
 def test_html_title_falls_back_to_h1():
     title, _ = parse_html("<h1>Only heading</h1><p>x</p>")
     assert title == "Only heading"
@@ -369,8 +398,15 @@ def test_decodes_common_japanese_encodings(data):
     assert decode_text(data, "x.txt") == "統計"
 
 
+@pytest.mark.parametrize("encoding", ["euc_jp", "cp932"])
+def test_euc_jp_and_shift_jis_are_told_apart(encoding):
+    # notes kept on a Unix server are EUC-JP; each encoding decodes some of the other's bytes
+    text = "動的計画法のメモ：部分問題の答えを表に残し、同じ計算を二度しない。\n"
+    assert decode_text(text.encode(encoding), "dp.txt") == text
+
+
 def test_undecodable_text_is_refused():
-    with pytest.raises(InvalidInput, match="not UTF-8, UTF-16, Shift_JIS or Windows-1252"):
+    with pytest.raises(InvalidInput, match="not UTF-8, UTF-16, Shift_JIS, EUC-JP or Windows-1252"):
         decode_text(b"\x81\x00\xff\xfe\xfd", "x.txt")
 
 
