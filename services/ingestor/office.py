@@ -570,5 +570,8 @@ def _one_line(text: str) -> str:
 
 def _prose(text: str) -> list[str]:
     """A paragraph's lines: a soft line break (Shift+Enter, a vertical tab in slides) stays
-    a break, which the Markdown reader joins between two Japanese characters."""
-    return [line.strip() for line in text.replace("\v", "\n").split("\n") if line.strip()]
+    a break, which the Markdown reader joins between two Japanese characters; a blank line
+    (between a text box's paragraphs) still parts two paragraphs."""
+    lines = [line.strip() for line in text.replace("\v", "\n").split("\n")]
+    kept = [line for n, line in enumerate(lines) if line or (n and lines[n - 1])]
+    return "\n".join(kept).strip("\n").split("\n") if any(kept) else []

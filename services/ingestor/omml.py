@@ -60,7 +60,9 @@ def _plain(element) -> str:
         return "\t"
     if name in ("br", "cr"):
         return "\n"
-    return "".join(_plain(child) for child in element)
+    text = "".join(_plain(child) for child in element)
+    # a paragraph inside this one (a text box's) is a paragraph of its own
+    return f"\n\n{text}\n\n" if name == "p" and text.strip() else text
 
 
 def to_latex(element) -> str:

@@ -60,4 +60,19 @@ def test_a_text_box_is_read_once_not_again_from_its_fallback_copy():
         f"<w:r><mc:AlternateContent><mc:Choice Requires='wps'>{box}</mc:Choice>"
         f"<mc:Fallback>{box}</mc:Fallback></mc:AlternateContent></w:r></w:p>"
     )
-    assert paragraph_text(paragraph) == ("図1 注意：索引は書き込みを遅くする", False)
+    text, _ = paragraph_text(paragraph)
+    assert text.split() == ["図1", "注意：索引は書き込みを遅くする"]  # once, a paragraph apart
+
+
+def test_a_text_box_s_paragraphs_stay_apart():
+    # a boxed "ポイント" title ran into its first sentence: ポイントヒープは…
+    w = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+    box = "".join(f"<w:p><w:r><w:t>{t}</w:t></w:r></w:p>" for t in ("ポイント", "根が最小である。"))
+    paragraph = parse_xml(
+        f'<w:p xmlns:w="{w}"><w:r><w:txbxContent>{box}</w:txbxContent></w:r></w:p>'
+    )
+    text, _ = paragraph_text(paragraph)
+    assert [p.strip() for p in text.strip().split("\n\n") if p.strip()] == [
+        "ポイント",
+        "根が最小である。",
+    ]
