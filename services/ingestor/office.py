@@ -248,6 +248,9 @@ def _titled(rows: list[list[str]]) -> bool:
 
 
 _DECIMALS = re.compile(r"^[#,]*0(?:\.(0+))?(%?)$")
+# A number format with text around the number: #,##0.0 "ms", "¥"#,##0, 0"点"
+_LITERAL = r'(?:"[^"]*"|\\.|\s)*'
+_AROUND = re.compile(rf"^({_LITERAL})([#,0.%]+)({_LITERAL})$")
 
 
 def _value(value: object, number_format: str = "General") -> str:
@@ -255,6 +258,10 @@ def _value(value: object, number_format: str = "General") -> str:
     its cell's format (7.0 in a "0.0" cell, 62% in a "0%" one)."""
     if value is None:
         return ""
+    around = _AROUND.match(number_format or "")
+    if around and re.search(r'["\\]', around.group(1) + around.group(3)):
+        number = _value(value, around.group(2))
+        return f"{_literal(around.group(1))}{number}{_literal(around.group(3))}"
     shown = _DECIMALS.match(number_format or "")
     if shown and isinstance(value, int | float) and not isinstance(value, bool):
         decimals, percent = len(shown.group(1) or ""), shown.group(2)
@@ -270,14 +277,26 @@ def _value(value: object, number_format: str = "General") -> str:
     return str(value)
 
 
-_DATE_PART = re.compile(r'yyyy|yy|m{3,}|mm|m|dd|d|"[^"]*"|\\.|[/\-.年月日 ]|.', re.I)
+def _literal(part: str) -> str:
+    """A format's text as shown: "ms" is ms, \\円 is 円."""
+    return re.sub(r'"([^"]*)"|\\(.)', lambda m: m.group(1) or m.group(2) or "", part)
+
+
+_DATE_PART = re.compile(
+    r'yyyy|yy|m{3,}|mm|m|dddd|ddd|dd|d|aaaa|aaa|"[^"]*"|\\.|[/\-.年月日 ()（）]|.', re.I
+)
+_WEEKDAYS_JA = "月火水木金土日"
+# the weekday names Excel shows, not the process locale's
+_WEEKDAYS_EN = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()
 
 
 def _date_shown(day: datetime.date, number_format: str) -> str:
-    """A date as its cell's format writes it (m"月"d"日" is 6月9日, yyyy/m/d 2026/6/9);
-    ISO when the format is not one of days, months and years only."""
+    """A date as its cell's format writes it (m"月"d"日" is 6月9日, yyyy/m/d 2026/6/9, with
+    (aaa) 6月9日(火)); ISO when the format holds more than days, weekdays, months and years."""
+    ja, en = _WEEKDAYS_JA[day.weekday()], _WEEKDAYS_EN[day.weekday()]
     fields = {"yyyy": f"{day.year}", "yy": f"{day.year % 100:02d}", "mm": f"{day.month:02d}",
-              "m": f"{day.month}", "dd": f"{day.day:02d}", "d": f"{day.day}"}  # fmt: skip
+              "m": f"{day.month}", "dd": f"{day.day:02d}", "d": f"{day.day}",
+              "ddd": en[:3], "dddd": en, "aaa": ja, "aaaa": f"{ja}曜日"}  # fmt: skip
     out, dated = [], False
     for part in _DATE_PART.findall(number_format):
         key = part.lower()
@@ -286,7 +305,7 @@ def _date_shown(day: datetime.date, number_format: str) -> str:
             dated = True
         elif part.startswith('"') or part.startswith("\\"):
             out.append(part.strip('"').removeprefix("\\"))
-        elif part in "/-.年月日 ":
+        elif part in "/-.年月日 ()（）":
             out.append(part)
         else:  # hours, weekdays, colours, "General": not a plain date format
             return day.isoformat()

@@ -56,7 +56,10 @@ _YES_NO = re.compile(
 # ways notes write one: 8月4日, 2027-02-02, 2/2, 12/31/2026, 4 August, Aug. 4. いつ and "when"
 # are left out: they are answered by a weekday, a time, a year or an era as well.
 _DATE_ASKED = re.compile(r"何月|\bwhat date\b|\bwhich dates?\b|\bon what day\b", re.I)
-_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_MONTHS = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?"
+)
 _DATE = re.compile(
     rf"\d{{1,2}}\s*月|\d{{4}}-\d{{1,2}}-\d{{1,2}}|(?<![\d/])\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?(?![\d/])"
     rf"|\b{_MONTHS}\s+\d{{1,2}}\b|\b\d{{1,2}}\s+{_MONTHS}(?![a-z])",

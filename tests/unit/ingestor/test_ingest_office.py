@@ -330,6 +330,25 @@ def test_tables_side_by_side_are_two_tables_and_dates_read_as_formatted():
     ]
 
 
+@pytest.mark.parametrize(
+    ("value", "number_format", "shown"),
+    [
+        (3240, '#,##0.0 "ms"', "3,240.0 ms"),  # a unit written into the format
+        (1500, '"¥"#,##0', "¥1,500"),
+        (7, '0"点"', "7点"),
+        (datetime.datetime(2026, 5, 12), 'm"月"d"日"(aaa)', "5月12日(火)"),
+        (datetime.datetime(2026, 5, 12), "yyyy/m/d (ddd)", "2026/5/12 (Tue)"),
+    ],
+)
+def test_a_cell_reads_as_its_format_shows_it(value, number_format, shown):
+    book = openpyxl.Workbook()
+    book.active.append(["項目", "値"])
+    book.active.append(["計測", value])
+    book.active["B2"].number_format = number_format
+    (chunk,) = parse_material(saved(book), "sheet.xlsx").chunks
+    assert f"| 計測 | {shown} |" in chunk.text.splitlines()
+
+
 # -- what the file is -------------------------------------------------------------------
 
 
