@@ -50,6 +50,7 @@ from pptx.oxml import parse_xml as parse_slide_xml
 
 from services.common.errors import InvalidInput
 from services.common.materials import Chunk
+from services.common.text import LIST_ITEM
 from services.ingestor.chunking import Block, ChunkLimits, chunk_blocks
 from services.ingestor.omml import paragraph_text
 from services.ingestor.parsing import markdown_table, parse_markdown
@@ -382,10 +383,12 @@ def _word_paragraph(
 
 class _Numbering:
     """A Word list item's marker as printed: "3." in a numbered list (Word counts the
-    items of each list and level), "-" in a bulleted one."""
+    items of each list and level), "(3)" or "③" where the list's level text says so, "-"
+    in a bulleted one."""
 
     def __init__(self, document) -> None:
-        self._formats: dict[tuple[str, int], str] = {}  # (numId, level) -> numFmt
+        # (numId, level) -> (numFmt, lvlText: "%1." "(%1)")
+        self._formats: dict[tuple[str, int], tuple[str, str]] = {}
         self._counts: dict[str, list[int]] = {}  # numId -> count per level
         try:
             root = document.part.numbering_part.element
@@ -393,7 +396,12 @@ class _Numbering:
             return
         abstract = {
             a.get(qn("w:abstractNumId")): {
-                int(lvl.get(qn("w:ilvl"), "0")): fmt.get(qn("w:val"), "")
+                int(lvl.get(qn("w:ilvl"), "0")): (
+                    fmt.get(qn("w:val"), ""),
+                    text.get(qn("w:val"), "")
+                    if (text := lvl.find(qn("w:lvlText"))) is not None
+                    else "",
+                )
                 for lvl in a.findall(qn("w:lvl"))
                 if (fmt := lvl.find(qn("w:numFmt"))) is not None
             }
@@ -413,15 +421,22 @@ class _Numbering:
             if numbered is not None and numbered.numId is not None
             else style
         )
-        fmt = self._formats.get((num_id, level), "decimal" if "Number" in style else "bullet")
+        default = ("decimal" if "Number" in style else "bullet", "")
+        fmt, text = self._formats.get((num_id, level), default)
         counts = self._counts.setdefault(num_id, [0] * 10)
         level = min(level, 9)
         counts[level] += 1
         counts[level + 1 :] = [0] * (9 - level)  # a deeper list starts again under each item
+        count = counts[level]
+        if fmt == "decimalEnclosedCircle" and count <= 20:
+            return chr(0x2460 + count - 1)  # ①
         if fmt.startswith("decimal"):
-            return f"{counts[level]}."
-        if fmt == "lowerLetter" and counts[level] <= 26:
-            return f"{chr(ord('a') + counts[level] - 1)})"
+            printed = text.replace(f"%{level + 1}", str(count))
+            # "(%1)" prints "(3)"; a level text naming other levels ("%1.%2") is no marker
+            marker = "%" not in printed and LIST_ITEM.match(f"{printed} x") is not None
+            return printed if marker else f"{count}."
+        if fmt == "lowerLetter" and count <= 26:
+            return f"{chr(ord('a') + count - 1)})"
         return "-"
 
 

@@ -219,6 +219,32 @@ def test_a_numbered_word_list_keeps_its_numbers():
     ]  # fmt: skip
 
 
+def test_a_word_list_numbered_in_parentheses_or_circles_prints_so():
+    document = docx.Document()
+    numbering = document.part.numbering_part.element
+    w = nsdecls("w")
+    for abstract, (fmt, text) in enumerate([("decimal", "(%1)"), ("decimalEnclosedCircle", "%1")]):
+        numbering.append(parse_xml(
+            f'<w:abstractNum {w} w:abstractNumId="{90 + abstract}"><w:lvl w:ilvl="0">'
+            f'<w:start w:val="1"/><w:numFmt w:val="{fmt}"/><w:lvlText w:val="{text}"/>'
+            "</w:lvl></w:abstractNum>"
+        ))  # fmt: skip
+        numbering.append(parse_xml(
+            f'<w:num {w} w:numId="{90 + abstract}"><w:abstractNumId w:val="{90 + abstract}"/>'
+            "</w:num>"
+        ))  # fmt: skip
+    for num_id, items in ((90, ("集計法", "会計法")), (91, ("挿入", "削除"))):
+        for item in items:
+            paragraph = document.add_paragraph(item)
+            paragraph._p.get_or_add_pPr().append(parse_xml(
+                f'<w:numPr {w}><w:ilvl w:val="0"/><w:numId w:val="{num_id}"/></w:numPr>'
+            ))  # fmt: skip
+    chunk = parse_material(saved(document), "amortised.docx").chunks[0]
+    assert [line for line in chunk.text.splitlines() if line] == [
+        "(1) 集計法", "(2) 会計法", "① 挿入", "② 削除",
+    ]  # fmt: skip
+
+
 def test_a_slide_of_text_boxes_is_titled_by_its_top_box_and_its_number_is_left_out():
     deck = pptx.Presentation()
     slide = deck.slides.add_slide(deck.slide_layouts[6])  # blank: no title placeholder
