@@ -289,7 +289,9 @@ def _page_blocks(
         if LIST_ITEM.match(lines[i]):  # a bullet or a number opens an item of its own
             flush()
         paragraph.append(lines[i])
-        if _width(lines[i]) < 0.8 * full:  # a short line ends its paragraph
+        following = lines[i + 1] if i + 1 < len(lines) else ""
+        # a short line ends its paragraph, unless the next line cannot open one
+        if _width(lines[i]) < 0.8 * full and not _runs_on(lines[i], following):
             flush()
         i += 1
     flush()
@@ -331,6 +333,18 @@ def _match_heading(lines: list[str], i: int, pending: list[_Bookmark]) -> int:
         if not title.startswith(text):
             return 0
     return 0
+
+
+# What no paragraph opens with: a lower-case word, a closing bracket or mark, a particle
+# (は, が, を …) before anything but kana ("と整列済みの", "で行う"; "では、" may open one).
+_GOES_ON = re.compile(r"[a-z）)」』】、。，．,.]|[はがをにへでとも](?![ぁ-ゖ])")
+_ENDS = re.compile(r"[。．.!?！？:：]$")
+
+
+def _runs_on(line: str, following: str) -> bool:
+    """The sentence goes on into the next line, though this one was printed short (a line
+    broken before a word that did not fit: "二分探索木（binary search" / "tree）は")."""
+    return not _ENDS.search(line) and _GOES_ON.match(following) is not None
 
 
 def _full_line_length(lines: list[str]) -> int:

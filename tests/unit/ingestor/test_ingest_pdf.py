@@ -89,6 +89,20 @@ def test_bullets_printed_on_a_slide_are_items_each():
     assert [b.text for b in blocks] == ["Plan for the two lectures", *items]
 
 
+def test_a_line_printed_short_goes_on_when_the_next_cannot_open_a_paragraph():
+    # the word that did not fit went to the next line: a lower-case word goes on with the
+    # sentence; a line after a full stop, or opening with a capital, is a new paragraph
+    long = (
+        "The planner writes one search request for each task it finds in the question, and"
+        " the searcher answers each request with the chunks it ranks first."
+    )
+    page = [long, "The index is rebuilt by the\nnightly job (about an hour).\nQueries wait."]
+    blocks = parse_pdf(make_pdf([page]), "notes.pdf").blocks
+    assert [b.text for b in blocks] == [
+        long, "The index is rebuilt by the nightly job (about an hour).", "Queries wait.",
+    ]  # fmt: skip
+
+
 def test_a_japanese_line_in_a_fixed_pitch_font_is_no_listing():
     # data/cjk_fixed_pitch_heading.pdf (fpdf2 2.8.9, Noto Sans CJK JP and Noto Sans Mono
     # CJK JP from their .ttc): a heading in the fixed-pitch face, prose, a listing in the
