@@ -562,8 +562,6 @@ class _HtmlToBlocks(HTMLParser):
         self.h1: str | None = None
         self._headings = _Headings()
         self._text: list[str] = []
-        self._skip = 0
-        self._in_title = False
         self._title_text: list[str] = []
         self._heading_level = 0
         self._pre = 0
@@ -574,9 +572,20 @@ class _HtmlToBlocks(HTMLParser):
         self._cell_span = (1, 1)  # (rowspan, colspan) of the open cell
         self._spanned: dict[int, list] = {}  # column -> [text, rows still to fill] (rowspan)
         self._row_has_th = False
-        self._skipping_link = False
         self._content = 0  # open <main> and <article> elements
-        self._banners = 0  # open <header> elements of the site, being skipped
+        self._skipped: list = []  # [tag, depth] of the element being left out, if any
+        self._in = ""  # "title" or "style" while inside one
+        self._hidden_classes: set[str] = set()  # classes the page's style sheet hides
+
+    def _leaves_out(self, tag: str, attrs: list[tuple[str, str | None]]) -> bool:
+        """Page furniture, the site's banner (a <header> outside <main> and <article>), a
+        skip link, and what the page hides (the hidden attribute, display:none)."""
+        if tag in _SKIPPED or (tag == "header" and not self._content):
+            return True
+        if tag == "a" and _is_skip_link(attrs):
+            return True
+        # an element whose end tag may be left out (<p>, <li>) could hide the rest of the page
+        return tag not in _END_OPTIONAL and _hidden(attrs, self._hidden_classes)
 
     def _in_layout(self, tag: str) -> bool:
         """A tag of a layout table (its rows and cells are only the page's frame)."""
@@ -587,19 +596,19 @@ class _HtmlToBlocks(HTMLParser):
         return self._cell if self._cell is not None else self._text
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "title":
-            self._in_title = True
+        if tag in ("title", "style"):
+            self._in = tag
         if tag in _CONTENT:
             self._content += 1
-        banner = tag == "header" and not self._content  # the site's header, not an article's
-        if tag in _SKIPPED or banner or (tag == "a" and _is_skip_link(attrs)):
-            self._skip += 1
-            self._skipping_link |= tag == "a"
-            self._banners += banner
+        if self._skipped:  # inside an element left out: only its own tag nests
+            if tag == self._skipped[0]:
+                self._skipped[1] += 1
+        elif self._leaves_out(tag, attrs):
+            self._skipped = [tag, 1]
         if tag == "table":  # counted as the layout scan counted them, skipped or not
             self._tables.append(self._tables_opened in self._layout_tables)
             self._tables_opened += 1
-        if self._skip:
+        if self._skipped:
             return
         if self._in_layout(tag):
             self._flush()
@@ -644,21 +653,20 @@ class _HtmlToBlocks(HTMLParser):
                 self._sink().append(f" {alt} ")
 
     def handle_endtag(self, tag: str) -> None:
-        if tag == "title":
-            self._in_title = False
+        if tag == "title" and self._in == "title":
             self.title = _collapse("".join(self._title_text)) or None
+        if tag == self._in:
+            self._in = ""
         layout = self._in_layout(tag)
         if tag == "table" and self._tables:
             self._tables.pop()
         if tag in _CONTENT:
             self._content = max(0, self._content - 1)
-        banner = tag == "header" and self._banners > 0 and not self._content
-        if tag in _SKIPPED or banner or (tag == "a" and self._skipping_link):
-            self._skip = max(0, self._skip - 1)
-            self._skipping_link &= tag != "a"
-            self._banners -= banner
-            return
-        if self._skip:
+        if self._skipped:
+            if tag == self._skipped[0]:
+                self._skipped[1] -= 1
+                if not self._skipped[1]:
+                    self._skipped = []
             return
         if layout:
             self._flush()
@@ -696,9 +704,11 @@ class _HtmlToBlocks(HTMLParser):
             self._sink().append("**")
 
     def handle_data(self, data: str) -> None:
-        if self._in_title:
+        if self._in == "title":
             self._title_text.append(data)
-        if self._skip:
+        elif self._in == "style":
+            self._hidden_classes |= _hidden_classes(data)
+        if self._skipped:
             return
         self._sink().append(data)
 
@@ -766,6 +776,33 @@ def _tex_math(text: str) -> str:
     if display := _TEX_DISPLAY.fullmatch(text):
         return f"$$\n{display.group(1)}\n$$"
     return _TEX_INLINE.sub(lambda m: f"${m.group(1).strip()}$", text)
+
+
+# Elements whose end tag HTML lets a page leave out: hiding one could hide all after it.
+_END_OPTIONAL = {"p", "li", "dt", "dd", "tr", "td", "th", "thead", "tbody", "tfoot", "option"}
+_DISPLAY_NONE = re.compile(r"display\s*:\s*none", re.I)
+_MEDIA_RULES = re.compile(r"@media[^{]*\{(?:[^{}]*\{[^{}]*\})*[^{}]*\}", re.I)
+_CLASS_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
+
+
+def _hidden_classes(style: str) -> set[str]:
+    """Classes a style sheet hides on screen (.print-only{display:none}); rules for print or
+    other media only are not the screen's."""
+    hidden: set[str] = set()
+    for selectors, body in _CLASS_RULE.findall(_MEDIA_RULES.sub("", style)):
+        if _DISPLAY_NONE.search(body):
+            hidden.update(re.findall(r"^\s*\.([\w-]+)\s*$", selectors.replace(",", "\n"), re.M))
+    return hidden
+
+
+def _hidden(attrs: list[tuple[str, str | None]], hidden_classes: set[str]) -> bool:
+    values = dict(attrs)
+    classes = set((values.get("class") or "").split())
+    return (
+        "hidden" in values
+        or _DISPLAY_NONE.search(values.get("style") or "") is not None
+        or bool(classes & hidden_classes)
+    )
 
 
 def _is_skip_link(attrs: list[tuple[str, str | None]]) -> bool:

@@ -242,6 +242,19 @@ def test_html_site_banner_is_furniture_but_an_articles_header_is_not():
     assert [b.text for b in blocks] == ["2026-05-13 更新", "ヒープは完全二分木である。"]
 
 
+def test_html_what_the_page_hides_is_left_out():
+    html = (
+        "<style>.print-only{display:none} @media print{.screen-only{display:none}}</style>"
+        "<p>課題は5つ。</p>"
+        '<div class="print-only">このページは LMS から印刷されました。</div>'
+        '<div class="screen-only">最新の情報は LMS で。</div>'
+        '<section hidden><p>旧い締切：7月7日</p></section>'
+        '<span style="display: none">下書き</span><p>締切は火曜。</p>'
+    )
+    _, blocks = parse_html(html)
+    assert [b.text for b in blocks] == ["課題は5つ。", "最新の情報は LMS で。", "締切は火曜。"]
+
+
 def test_html_title_falls_back_to_h1():
     title, _ = parse_html("<h1>Only heading</h1><p>x</p>")
     assert title == "Only heading"
