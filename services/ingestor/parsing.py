@@ -778,8 +778,12 @@ def _tex_math(text: str) -> str:
     return _TEX_INLINE.sub(lambda m: f"${m.group(1).strip()}$", text)
 
 
-# Elements whose end tag HTML lets a page leave out: hiding one could hide all after it.
-_END_OPTIONAL = {"p", "li", "dt", "dd", "tr", "td", "th", "thead", "tbody", "tfoot", "option"}
+# Elements whose end tag HTML lets a page leave out, or that have none (<img hidden>): hiding
+# one could hide all after it.
+_END_OPTIONAL = {
+    *"p li dt dd tr td th thead tbody tfoot option".split(),
+    *"img input br hr meta link area base col embed source track wbr".split(),
+}
 _DISPLAY_NONE = re.compile(r"display\s*:\s*none", re.I)
 _MEDIA_RULES = re.compile(r"@media[^{]*\{(?:[^{}]*\{[^{}]*\})*[^{}]*\}", re.I)
 _CLASS_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")

@@ -248,8 +248,9 @@ def test_html_what_the_page_hides_is_left_out():
         "<p>課題は5つ。</p>"
         '<div class="print-only">このページは LMS から印刷されました。</div>'
         '<div class="screen-only">最新の情報は LMS で。</div>'
-        '<section hidden><p>旧い締切：7月7日</p></section>'
-        '<span style="display: none">下書き</span><p>締切は火曜。</p>'
+        "<section hidden><p>旧い締切：7月7日</p></section>"
+        '<span style="display: none">下書き</span><img src="x.png" alt="" hidden>'
+        "<p>締切は火曜。</p>"
     )
     _, blocks = parse_html(html)
     assert [b.text for b in blocks] == ["課題は5つ。", "最新の情報は LMS で。", "締切は火曜。"]
