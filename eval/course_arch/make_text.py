@@ -25,8 +25,14 @@ def md(cid: str, text: str) -> dict:
 
 
 def code(cid: str, n: int, text: str, outputs: list) -> dict:
-    return {"cell_type": "code", "execution_count": n, "id": cid, "metadata": {},
-            "outputs": outputs, "source": _lines(text)}
+    return {
+        "cell_type": "code",
+        "execution_count": n,
+        "id": cid,
+        "metadata": {},
+        "outputs": outputs,
+        "source": _lines(text),
+    }
 
 
 def stream(text: str) -> dict:
@@ -75,7 +81,7 @@ class Cache:
 c = Cache(4096, line=64, ways=1)
 print(c.sets, "sets,", c.ways, "way(s)")'''
 
-TRACE_CODE = '''N = 64          # 64 x 64 int matrix = 16 KiB
+TRACE_CODE = """N = 64          # 64 x 64 int matrix = 16 KiB
 BASE = 0x10000
 
 def row_major(n=N):
@@ -97,7 +103,7 @@ def run(trace, **cfg):
 for name, gen in [("row-major", row_major), ("column-major", col_major)]:
     for size, ways in [(4096, 1), (4096, 2), (4096, 4), (16384, 4)]:
         c = run(gen(), size=size, ways=ways)
-        print(f"{name:13s} {size // 1024:2d} KiB {ways}-way  hits={c.hits:5d}  misses={c.misses:5d}  hit rate={c.hit_rate:.2%}")'''
+        print(f"{name:13s} {size // 1024:2d} KiB {ways}-way  hits={c.hits:5d}  misses={c.misses:5d}  hit rate={c.hit_rate:.2%}")"""
 
 TRACE_OUT = """row-major      4 KiB 1-way  hits= 3840  misses=  256  hit rate=93.75%
 row-major      4 KiB 2-way  hits= 3840  misses=  256  hit rate=93.75%
@@ -109,9 +115,9 @@ column-major   4 KiB 4-way  hits=    0  misses= 4096  hit rate=0.00%
 column-major  16 KiB 4-way  hits= 3840  misses=  256  hit rate=93.75%
 """
 
-LINE_CODE = '''for line in (16, 32, 64, 128):
+LINE_CODE = """for line in (16, 32, 64, 128):
     c = run(row_major(), size=4096, line=line, ways=1)
-    print(f"line {line:3d} B: hit rate {c.hit_rate:.4f}")'''
+    print(f"line {line:3d} B: hit rate {c.hit_rate:.4f}")"""
 
 LINE_OUT = """line  16 B: hit rate 0.7500
 line  32 B: hit rate 0.8750
@@ -119,11 +125,11 @@ line  64 B: hit rate 0.9375
 line 128 B: hit rate 0.9688
 """
 
-AMAT_CODE = '''T_HIT, PENALTY = 1, 100
+AMAT_CODE = """T_HIT, PENALTY = 1, 100
 for name, gen, ways in [("row-major", row_major, 1), ("column-major", col_major, 1), ("column-major", col_major, 4)]:
     c = run(gen(), size=4096, ways=ways)
     amat = T_HIT + (1 - c.hit_rate) * PENALTY
-    print(f"{name:13s} 4 KiB {ways}-way: AMAT = {amat:.2f} cycles")'''
+    print(f"{name:13s} 4 KiB {ways}-way: AMAT = {amat:.2f} cycles")"""
 
 AMAT_OUT = """row-major     4 KiB 1-way: AMAT = 7.25 cycles
 column-major  4 KiB 1-way: AMAT = 101.00 cycles
@@ -140,45 +146,69 @@ ERROR = {
         f"{E}[0;31mValueError{E}[0m                                Traceback (most recent call last)",
         f"Cell {E}[0;32mIn[6], line 1{E}[0m\n{E}[0;32m----> 1{E}[0m {E}[43mrun{E}[49m{E}[43m({E}[49m{E}[43mrow_major{E}[49m{E}[43m({E}[49m{E}[43m){E}[49m{E}[43m,{E}[49m{E}[43m {E}[49m{E}[43msize{E}[49m{E}[38;5;241;43m={E}[39;49m{E}[38;5;241;43m3072{E}[39;49m{E}[43m,{E}[49m{E}[43m {E}[49m{E}[43mways{E}[49m{E}[38;5;241;43m={E}[39;49m{E}[38;5;241;43m1{E}[39;49m{E}[43m){E}[49m\n",
         f"Cell {E}[0;32mIn[3], line 15{E}[0m, in {E}[0;36mrun{E}[0;34m(trace, **cfg){E}[0m\n{E}[1;32m     14{E}[0m {E}[38;5;28;01mdef{E}[39;00m {E}[38;5;21mrun{E}[39m(trace, {E}[38;5;241m*{E}[39m{E}[38;5;241m*{E}[39mcfg):\n{E}[0;32m---> 15{E}[0m     c {E}[38;5;241m={E}[39m {E}[43mCache{E}[49m{E}[43m({E}[49m{E}[38;5;241;43m*{E}[39;49m{E}[38;5;241;43m*{E}[39;49m{E}[43mcfg{E}[49m{E}[43m){E}[49m\n",
-        f"Cell {E}[0;32mIn[2], line 10{E}[0m, in {E}[0;36mCache.__init__{E}[0;34m(self, size, line, ways){E}[0m\n{E}[1;32m      9{E}[0m {E}[38;5;28;01mif{E}[39;00m sets {E}[38;5;241m&{E}[39m (sets {E}[38;5;241m-{E}[39m {E}[38;5;241m1{E}[39m):\n{E}[0;32m---> 10{E}[0m     {E}[38;5;28;01mraise{E}[39;00m {E}[38;5;167;01mValueError{E}[39;00m({E}[38;5;124mf{E}[39m{E}[38;5;124m\"{E}[39m{E}[38;5;124mnumber of sets must be a power of two, got {E}[39m{E}[38;5;132;01m{{{E}[39;00msets{E}[38;5;132;01m}}{E}[39;00m{E}[38;5;124m\"{E}[39m)\n",
+        f'Cell {E}[0;32mIn[2], line 10{E}[0m, in {E}[0;36mCache.__init__{E}[0;34m(self, size, line, ways){E}[0m\n{E}[1;32m      9{E}[0m {E}[38;5;28;01mif{E}[39;00m sets {E}[38;5;241m&{E}[39m (sets {E}[38;5;241m-{E}[39m {E}[38;5;241m1{E}[39m):\n{E}[0;32m---> 10{E}[0m     {E}[38;5;28;01mraise{E}[39;00m {E}[38;5;167;01mValueError{E}[39;00m({E}[38;5;124mf{E}[39m{E}[38;5;124m"{E}[39m{E}[38;5;124mnumber of sets must be a power of two, got {E}[39m{E}[38;5;132;01m{{{E}[39;00msets{E}[38;5;132;01m}}{E}[39;00m{E}[38;5;124m"{E}[39m)\n',
         f"{E}[0;31mValueError{E}[0m: number of sets must be a power of two, got 48",
     ],
 }
 
 CELLS = [
-    md("a1c0f3e2", """# Lab 11 – Cache simulator walkthrough
+    md(
+        "a1c0f3e2",
+        """# Lab 11 – Cache simulator walkthrough
 
 CA-2140 Computer Architecture · Lab session 11, Thursday 18 June 2026, Computer Room 3
 Prepared by Mateo Ruiz (TA). Run it on the course JupyterHub; the kernel is Python 3.12.
 
-In this lab you measure, with a small simulator, what the lecture claimed about spatial locality: walking a 2-D array in the order it is stored is fast, walking it the other way round can be a disaster. Work through the cells in order and copy the numbers you get into your report."""),
-    md("b27d9c41", """## 1. The simulator
+In this lab you measure, with a small simulator, what the lecture claimed about spatial locality: walking a 2-D array in the order it is stored is fast, walking it the other way round can be a disaster. Work through the cells in order and copy the numbers you get into your report.""",
+    ),
+    md(
+        "b27d9c41",
+        """## 1. The simulator
 
-`Cache(size, line, ways)` models one level of cache with LRU replacement. An address is split into *offset* (inside the line), *index* (which set) and *tag*, exactly as on the slides of Lectures 9–10. We only count hits and misses; no data is stored. Each set is an `OrderedDict` whose order is the LRU order: the least recently used tag sits at the front."""),
+`Cache(size, line, ways)` models one level of cache with LRU replacement. An address is split into *offset* (inside the line), *index* (which set) and *tag*, exactly as on the slides of Lectures 9–10. We only count hits and misses; no data is stored. Each set is an `OrderedDict` whose order is the LRU order: the least recently used tag sits at the front.""",
+    ),
     code("c3e8a0b5", 2, CACHE_CODE, [stream("64 sets, 1 way(s)\n")]),
-    md("d4f19b63", """## 2. Row-major vs column-major
+    md(
+        "d4f19b63",
+        """## 2. Row-major vs column-major
 
-The matrix `a[64][64]` of 4-byte ints takes 16 KiB, four times the smallest cache we try. C stores it row by row, so `a[i][j]` and `a[i][j+1]` are neighbours. `row_major` produces the addresses of the loop with `j` inside, `col_major` those of the loop with `i` inside."""),
+The matrix `a[64][64]` of 4-byte ints takes 16 KiB, four times the smallest cache we try. C stores it row by row, so `a[i][j]` and `a[i][j+1]` are neighbours. `row_major` produces the addresses of the loop with `j` inside, `col_major` those of the loop with `i` inside.""",
+    ),
     code("e5a27c10", 3, TRACE_CODE, [stream(TRACE_OUT)]),
-    md("f6b38d27", """**What happened?** Row-major misses once per 64-byte line (16 ints), so 256 misses out of 4096 accesses: 93.75%, whatever the associativity. Column-major jumps 256 bytes at every step. In the 4 KiB cache the column's 64 lines all land in just a few sets and evict each other before the next column could reuse them, so *every* access misses, and more ways do not help at 4 KiB. Only when the whole matrix fits (16 KiB) does column-major catch up.
+    md(
+        "f6b38d27",
+        """**What happened?** Row-major misses once per 64-byte line (16 ints), so 256 misses out of 4096 accesses: 93.75%, whatever the associativity. Column-major jumps 256 bytes at every step. In the 4 KiB cache the column's 64 lines all land in just a few sets and evict each other before the next column could reuse them, so *every* access misses, and more ways do not help at 4 KiB. Only when the whole matrix fits (16 KiB) does column-major catch up.
 
-> Report question 2: explain with the index bits why the 4-way 4 KiB cache still gets 0%."""),
-    md("a7c49e38", "## 3. Line size\n\nLarger lines bring more neighbours per miss. For the row-major walk the miss rate is simply 4 bytes / line size."),
+> Report question 2: explain with the index bits why the 4-way 4 KiB cache still gets 0%.""",
+    ),
+    md(
+        "a7c49e38",
+        "## 3. Line size\n\nLarger lines bring more neighbours per miss. For the row-major walk the miss rate is simply 4 bytes / line size.",
+    ),
     code("b8d5af49", 4, LINE_CODE, [stream(LINE_OUT)]),
-    md("c9e6b05a", "## 4. From hit rate to AMAT\n\nWith a 1-cycle hit time and a 100-cycle miss penalty (the numbers of Lecture 9):"),
+    md(
+        "c9e6b05a",
+        "## 4. From hit rate to AMAT\n\nWith a 1-cycle hit time and a 100-cycle miss penalty (the numbers of Lecture 9):",
+    ),
     code("d0f7c16b", 5, AMAT_CODE, [stream(AMAT_OUT)]),
-    md("e1a8d27c", """## 5. A configuration that does not exist
+    md(
+        "e1a8d27c",
+        """## 5. A configuration that does not exist
 
-Not every size works: the number of sets must be a power of two, because the index is a bit field. Try it:"""),
+Not every size works: the number of sets must be a power of two, because the index is a bit field. Try it:""",
+    ),
     code("f2b9e38d", 6, "run(row_major(), size=3072, ways=1)", [ERROR]),
-    md("a3cafa9e", """## Report
+    md(
+        "a3cafa9e",
+        """## Report
 
 * Submit one PDF (at most 4 pages) on Hokushin Portal by **Tuesday 30 June 2026, 23:59**.
 * Include the table from section 2, the line-size results, and your answers to report questions 1–3.
 * Report question 1: for a 32 KiB, 8-way cache with 64-byte lines and 32-bit addresses, how many tag, index and offset bits?
 * Report question 3: change `N` to 128 and rerun section 2. Which configurations change, and why?
 
-If the hub is slow, you can run the notebook on your own laptop; it needs nothing beyond the standard library."""),
+If the hub is slow, you can run the notebook on your own laptop; it needs nothing beyond the standard library.""",
+    ),
 ]
 
 
@@ -186,12 +216,20 @@ def build_notebook() -> None:
     nb = {
         "cells": CELLS,
         "metadata": {
-            "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python",
-                           "name": "python3"},
-            "language_info": {"codemirror_mode": {"name": "ipython", "version": 3},
-                              "file_extension": ".py", "mimetype": "text/x-python",
-                              "name": "python", "nbconvert_exporter": "python",
-                              "pygments_lexer": "ipython3", "version": "3.12.4"},
+            "kernelspec": {
+                "display_name": "Python 3 (ipykernel)",
+                "language": "python",
+                "name": "python3",
+            },
+            "language_info": {
+                "codemirror_mode": {"name": "ipython", "version": 3},
+                "file_extension": ".py",
+                "mimetype": "text/x-python",
+                "name": "python",
+                "nbconvert_exporter": "python",
+                "pygments_lexer": "ipython3",
+                "version": "3.12.4",
+            },
         },
         "nbformat": 4,
         "nbformat_minor": 5,
@@ -324,42 +362,114 @@ def build_notes() -> None:
 
 
 FAQ = [
-    ("2026/04/10 9:12:03", "課題", "課題は手書きをスキャンしたものでも出せますか？",
-     "はい。読みやすく撮影・スキャンして PDF 1ファイルにまとめれば手書きでかまいません。"),
-    ("2026/04/10 13:45:20", "課題", "遅れて出したらどうなりますか",
-     "締切から24時間以内なら2割減点で受け付けます。それを過ぎたものは受け付けません。"),
-    ("2026/04/14 22:03:11", "環境", "Kirin-V は自分のPCにインストールする必要がありますか？",
-     "いいえ。ブラウザ版なのでインストールは不要です。Chrome か Firefox の最新版を使ってください。"),
-    ("2026/04/17 18:30:42", "環境", "Kirin-V で ecall を使うと止まってしまいます",
-     "Kirin-V 0.9.4 が対応している ecall は a7 = 1（整数の表示）、4（文字列の表示）、10（終了）の3つだけです。"),
-    ("2026/04/24 11:02:57", "授業", "第5〜8回は英語だけですか？日本語の資料はありますか",
-     "講義とスライドは英語です。日本語訳の資料は用意しませんが、質問は日本語で大丈夫です。TA の小野寺さんが通訳を手伝います。"),
-    ("2026/05/08 20:15:33", "Lecture", "Is attendance checked in the English lectures?",
-     "Yes. Attendance is taken in every lecture with a QR code shown on the screen during the first 10 minutes, but it does not count towards the grade."),
-    ("2026/05/15 16:48:09", "Lecture", "Where can I find the pipeline diagrams from the slides?",
-     "They are in the Lectures 5–6 notes on Portal (the Word page). The slides themselves are not uploaded for Lectures 5–6."),
-    ("2026/05/19 23:40:14", "課題", "課題2の表はExcelで作ってもいいですか",
-     "はい。手書きでも Excel でもかまいません。最後に PDF にして提出してください。"),
-    ("2026/05/29 10:05:51", "Assignment", "Can I work with a friend on Assignment 2?",
-     "You may discuss ideas, but the cycle tables and the written answers must be your own. Write the names of the people you discussed with at the top of your submission."),
-    ("2026/06/05 12:22:38", "小テスト", "小テストに電卓は持ち込めますか？",
-     "使えません。手計算で済む数値にしてあります。"),
-    ("2026/06/05 19:11:26", "小テスト", "小テストを欠席したらどうなりますか",
-     "小テストの追試はありません。病気などの証明がある場合は、その10%分を期末試験の得点から換算します。"),
-    ("2026/06/12 08:57:03", "Lab", "Can I do Lab 11 on my own laptop instead of Computer Room 3?",
-     "Yes. The notebook needs only the Python standard library. Connect to the hub through HIT-VPN, or download the notebook and run it locally."),
-    ("2026/06/19 21:34:45", "Lab", "My simulator gives a ValueError for a 48 KiB cache. Is that a bug?",
-     "No. The number of sets must be a power of two. Use 32 KiB or 64 KiB, or change the number of ways so that the sets come out as a power of two."),
-    ("2026/06/26 17:20:10", "授業", "仮想記憶の回のスライドはどこにありますか",
-     "第12・13回はスライドを配布せず、内容をまとめた Word のハンドアウト04 を Portal に置いています。"),
-    ("2026/07/03 14:08:59", "課題", "課題4はグループで出してもいいですか",
-     "いいえ、個人で提出してください。相談はかまいませんが、答案は自分で書くこと。"),
-    ("2026/07/10 09:40:31", "Exam", "Will the final exam be in English too?",
-     "The exam paper is in Japanese, with an English translation printed next to each question. You may answer in Japanese or English."),
-    ("2026/07/10 15:55:02", "試験", "期末試験の過去問はもらえますか",
-     "過去問は配りません。7月16日の授業で練習問題を配ります。"),
-    ("2026/07/13 22:47:18", "試験", "期末試験で電卓は使えますか",
-     "使えます。関数電卓でもかまいませんが、スマートフォンや通信機能のある機器は使えません。"),
+    (
+        "2026/04/10 9:12:03",
+        "課題",
+        "課題は手書きをスキャンしたものでも出せますか？",
+        "はい。読みやすく撮影・スキャンして PDF 1ファイルにまとめれば手書きでかまいません。",
+    ),
+    (
+        "2026/04/10 13:45:20",
+        "課題",
+        "遅れて出したらどうなりますか",
+        "締切から24時間以内なら2割減点で受け付けます。それを過ぎたものは受け付けません。",
+    ),
+    (
+        "2026/04/14 22:03:11",
+        "環境",
+        "Kirin-V は自分のPCにインストールする必要がありますか？",
+        "いいえ。ブラウザ版なのでインストールは不要です。Chrome か Firefox の最新版を使ってください。",
+    ),
+    (
+        "2026/04/17 18:30:42",
+        "環境",
+        "Kirin-V で ecall を使うと止まってしまいます",
+        "Kirin-V 0.9.4 が対応している ecall は a7 = 1（整数の表示）、4（文字列の表示）、10（終了）の3つだけです。",
+    ),
+    (
+        "2026/04/24 11:02:57",
+        "授業",
+        "第5〜8回は英語だけですか？日本語の資料はありますか",
+        "講義とスライドは英語です。日本語訳の資料は用意しませんが、質問は日本語で大丈夫です。TA の小野寺さんが通訳を手伝います。",
+    ),
+    (
+        "2026/05/08 20:15:33",
+        "Lecture",
+        "Is attendance checked in the English lectures?",
+        "Yes. Attendance is taken in every lecture with a QR code shown on the screen during the first 10 minutes, but it does not count towards the grade.",
+    ),
+    (
+        "2026/05/15 16:48:09",
+        "Lecture",
+        "Where can I find the pipeline diagrams from the slides?",
+        "They are in the Lectures 5–6 notes on Portal (the Word page). The slides themselves are not uploaded for Lectures 5–6.",
+    ),
+    (
+        "2026/05/19 23:40:14",
+        "課題",
+        "課題2の表はExcelで作ってもいいですか",
+        "はい。手書きでも Excel でもかまいません。最後に PDF にして提出してください。",
+    ),
+    (
+        "2026/05/29 10:05:51",
+        "Assignment",
+        "Can I work with a friend on Assignment 2?",
+        "You may discuss ideas, but the cycle tables and the written answers must be your own. Write the names of the people you discussed with at the top of your submission.",
+    ),
+    (
+        "2026/06/05 12:22:38",
+        "小テスト",
+        "小テストに電卓は持ち込めますか？",
+        "使えません。手計算で済む数値にしてあります。",
+    ),
+    (
+        "2026/06/05 19:11:26",
+        "小テスト",
+        "小テストを欠席したらどうなりますか",
+        "小テストの追試はありません。病気などの証明がある場合は、その10%分を期末試験の得点から換算します。",
+    ),
+    (
+        "2026/06/12 08:57:03",
+        "Lab",
+        "Can I do Lab 11 on my own laptop instead of Computer Room 3?",
+        "Yes. The notebook needs only the Python standard library. Connect to the hub through HIT-VPN, or download the notebook and run it locally.",
+    ),
+    (
+        "2026/06/19 21:34:45",
+        "Lab",
+        "My simulator gives a ValueError for a 48 KiB cache. Is that a bug?",
+        "No. The number of sets must be a power of two. Use 32 KiB or 64 KiB, or change the number of ways so that the sets come out as a power of two.",
+    ),
+    (
+        "2026/06/26 17:20:10",
+        "授業",
+        "仮想記憶の回のスライドはどこにありますか",
+        "第12・13回はスライドを配布せず、内容をまとめた Word のハンドアウト04 を Portal に置いています。",
+    ),
+    (
+        "2026/07/03 14:08:59",
+        "課題",
+        "課題4はグループで出してもいいですか",
+        "いいえ、個人で提出してください。相談はかまいませんが、答案は自分で書くこと。",
+    ),
+    (
+        "2026/07/10 09:40:31",
+        "Exam",
+        "Will the final exam be in English too?",
+        "The exam paper is in Japanese, with an English translation printed next to each question. You may answer in Japanese or English.",
+    ),
+    (
+        "2026/07/10 15:55:02",
+        "試験",
+        "期末試験の過去問はもらえますか",
+        "過去問は配りません。7月16日の授業で練習問題を配ります。",
+    ),
+    (
+        "2026/07/13 22:47:18",
+        "試験",
+        "期末試験で電卓は使えますか",
+        "使えます。関数電卓でもかまいませんが、スマートフォンや通信機能のある機器は使えません。",
+    ),
 ]
 
 
