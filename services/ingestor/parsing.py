@@ -101,7 +101,8 @@ _FRONT_MATTER = re.compile(r"\A---\n.*?\n(?:---|\.\.\.)\n", re.DOTALL)
 def parse_markdown(text: str) -> tuple[str | None, list[Block]]:
     front = _FRONT_MATTER.match(text)
     named = _FRONT_TITLE.search(front.group(0)) if front else None
-    text = _with_footnotes_inline(_html_blocks_read(text[front.end() :] if front else text))
+    text = text[front.end() :] if front else text
+    text = _with_footnotes_inline(_html_blocks_read(_obsidian_read(text)))
     headings = _Headings()
     blocks: list[Block] = []
     title: str | None = None
@@ -155,6 +156,51 @@ _HTML_TABLE = re.compile(r"^ {0,3}<table\b", re.I)
 _DETAILS = re.compile(r"^ {0,3}</?details\b[^>]*>\s*$", re.I)
 _SUMMARY = re.compile(r"^ {0,3}<summary\b[^>]*>(.*?)</summary>\s*$", re.I)
 _FOOTNOTE = re.compile(r"^\[\^([^\]\s]+)\]:[ \t]?(.*)$")
+
+
+# Obsidian's own Markdown: %% a private comment %%, [[note|alias]] links, ![[embeds]],
+# ==highlights== and > [!type] Title callouts.
+_OBSIDIAN_COMMENT = re.compile(r"%%.*?%%", re.DOTALL)
+_WIKILINK = re.compile(r"(!?)\[\[([^\[\]|]+)(?:\|([^\[\]]+))?\]\]")
+_HIGHLIGHT = re.compile(r"==(?=\S)([^=\n]+?)(?<=\S)==")
+_CALLOUT = re.compile(r"^(\s*>\s*)\[!([\w-]+)\][+-]?[ \t]*(.*)$")
+_CODE_SPAN = re.compile(r"(`+).+?\1")
+
+
+def _obsidian_read(text: str) -> str:
+    """Obsidian's Markdown as its reading view shows it: a comment is not shown, a link shows
+    its alias (or the note's name), an embed is not text, a highlight is emphasis and a
+    callout's marker gives way to its title (or its type). Code is left alone."""
+    if not any(mark in text for mark in ("%%", "[[", "==", "[!")):
+        return text
+    out: list[str] = []
+    fence: str | None = None
+    for line in _OBSIDIAN_COMMENT.sub("", text).split("\n"):
+        if marker := _FENCE.match(line):
+            fence = None if fence and line.strip().startswith(fence) else fence or marker.group(1)
+        elif fence is None:
+            if callout := _CALLOUT.match(line):
+                quote, kind, title = callout.groups()
+                line = f"{quote}**{title.strip() or kind.capitalize()}**"
+            line = _outside_code_spans(line, _obsidian_inline)
+        out.append(line)
+    return "\n".join(out)
+
+
+def _obsidian_inline(text: str) -> str:
+    def link(m: re.Match) -> str:
+        embed, target, alias = m.groups()
+        return "" if embed else (alias or target.split("#")[0]).strip()
+
+    return _HIGHLIGHT.sub(r"**\1**", _WIKILINK.sub(link, text))
+
+
+def _outside_code_spans(line: str, change) -> str:
+    parts, at = [], 0
+    for span in _CODE_SPAN.finditer(line):
+        parts += [change(line[at : span.start()]), span.group(0)]
+        at = span.end()
+    return "".join([*parts, change(line[at:])])
 
 
 def _html_blocks_read(text: str) -> str:
@@ -723,7 +769,7 @@ class _HtmlToBlocks(HTMLParser):
         if self._pre and not keep_whitespace:
             self._text.append(raw)  # still inside <pre>: keep collecting
             return
-        text = raw.strip("\n") if keep_whitespace else _tex_math(_collapse(raw))
+        text = raw.strip("\n") if keep_whitespace else _word_list_item(_tex_math(_collapse(raw)))
         if re.fullmatch(r"-|\d+\.", text):
             self._text.append(text + " ")  # a list marker waits for the item's first paragraph
         elif text and text != "```\n```":
@@ -770,6 +816,19 @@ class _HtmlToBlocks(HTMLParser):
 # is one \[ … \] display is a formula block, \( … \) inline math is $ … $.
 _TEX_DISPLAY = re.compile(r"\\\[\s*(.+?)\s*\\\]", re.S)
 _TEX_INLINE = re.compile(r"\\\((.+?)\\\)")
+
+
+# Word's "Save as Web Page" writes a list item as a paragraph that opens with its marker and
+# a run of no-break spaces ("1.\u00a0\u00a0\u00a0 IF", a Symbol-font bullet "·\u00a0\u00a0 …").
+_WORD_LIST_MARK = re.compile(r"^(?:([·•▪§o])|(\d{1,2}[.)]|[a-z][.)]))[\u00a0 ]*\u00a0[\u00a0 ]*")
+
+
+def _word_list_item(text: str) -> str:
+    """Such a paragraph as a Markdown item: "- …" for a bullet, "1. …" for a number."""
+    mark = _WORD_LIST_MARK.match(text)
+    if mark is None:
+        return text
+    return f"{'- ' if mark.group(1) else mark.group(2) + ' '}{text[mark.end() :]}"
 
 
 def _tex_math(text: str) -> str:

@@ -256,6 +256,42 @@ def test_html_what_the_page_hides_is_left_out():
     assert [b.text for b in blocks] == ["課題は5つ。", "最新の情報は LMS で。", "締切は火曜。"]
 
 
+def test_obsidian_markdown_reads_as_its_reading_view_shows_it():
+    text = (
+        "# Pipelines\n\n"
+        "> [!tip] 覚え方\n> ハザードは3種類。詳しくは [[02_hazards|ハザードのノート]] と [[03_cache]]。\n\n"
+        "%% 去年は例題が違った %%\n"
+        "速くした部分の効果は==頭打ちになる==。![[amdahl.png]]\n\n"
+        "```c\nif (a == b) x = m[[i]];\n```\n\n"
+        "> [!warning]\n> `[[...]]` はリンクです。\n"
+    )
+    _, blocks = parse_markdown(text)
+    assert [b.text for b in blocks] == [
+        "> **覚え方**\n> ハザードは3種類。詳しくは ハザードのノート と 03_cache。",
+        "速くした部分の効果は**頭打ちになる**。",
+        "```c\nif (a == b) x = m[[i]];\n```",
+        "> **Warning**\n> `[[...]]` はリンクです。",
+    ]
+
+
+def test_word_web_page_list_paragraphs_are_items():
+    # Word's "Save as Web Page": the marker and no-break spaces open an ordinary paragraph
+    nbsp = "&nbsp;" * 6
+    html = (
+        "<p class=MsoListParagraphCxSpFirst style='mso-list:l0 level1 lfo1'>"
+        f"<span style='mso-list:Ignore'>1.<span>{nbsp} </span></span><b>IF</b> – fetch</p>"
+        "<p class=MsoListParagraph style='mso-list:l1 level1 lfo2'>"
+        f"<span style='font-family:Symbol'>·<span>{nbsp} </span></span>Data hazard</p>"
+        "<p>1.5 cycles on average.</p>"
+    )
+    _, blocks = parse_html(html)
+    assert [b.text for b in blocks] == [
+        "1. **IF** – fetch",
+        "- Data hazard",
+        "1.5 cycles on average.",
+    ]
+
+
 def test_html_title_falls_back_to_h1():
     title, _ = parse_html("<h1>Only heading</h1><p>x</p>")
     assert title == "Only heading"
