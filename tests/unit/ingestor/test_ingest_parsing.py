@@ -259,7 +259,8 @@ def test_html_what_the_page_hides_is_left_out():
 def test_obsidian_markdown_reads_as_its_reading_view_shows_it():
     text = (
         "# Pipelines\n\n"
-        "> [!tip] 覚え方\n> ハザードは3種類。詳しくは [[02_hazards|ハザードのノート]] と [[03_cache]]。\n\n"
+        "> [!tip] 覚え方\n"
+        "> ハザードは3種類。詳しくは [[02_hazards|ハザードのノート]] と [[03_cache]]。\n\n"
         "%% 去年は例題が違った %%\n"
         "速くした部分の効果は==頭打ちになる==。![[amdahl.png]]\n\n"
         "```c\nif (a == b) x = m[[i]];\n```\n\n"
