@@ -160,7 +160,6 @@ _FOOTNOTE = re.compile(r"^\[\^([^\]\s]+)\]:[ \t]?(.*)$")
 
 # Obsidian's own Markdown: %% a private comment %%, [[note|alias]] links, ![[embeds]],
 # ==highlights== and > [!type] Title callouts.
-_OBSIDIAN_COMMENT = re.compile(r"%%.*?%%", re.DOTALL)
 _WIKILINK = re.compile(r"(!?)\[\[([^\[\]|]+)(?:\|([^\[\]]+))?\]\]")
 _HIGHLIGHT = re.compile(r"==(?=\S)([^=\n]+?)(?<=\S)==")
 _CALLOUT = re.compile(r"^(\s*>\s*)\[!([\w-]+)\][+-]?[ \t]*(.*)$")
@@ -170,21 +169,39 @@ _CODE_SPAN = re.compile(r"(`+).+?\1")
 def _obsidian_read(text: str) -> str:
     """Obsidian's Markdown as its reading view shows it: a comment is not shown, a link shows
     its alias (or the note's name), an embed is not text, a highlight is emphasis and a
-    callout's marker gives way to its title (or its type). Code is left alone."""
+    callout's marker gives way to its title (or its type). Code is left alone (a notebook's
+    ``%%writefile`` cell magic is no comment)."""
     if not any(mark in text for mark in ("%%", "[[", "==", "[!")):
         return text
     out: list[str] = []
     fence: str | None = None
-    for line in _OBSIDIAN_COMMENT.sub("", text).split("\n"):
-        if marker := _FENCE.match(line):
-            fence = None if fence and line.strip().startswith(fence) else fence or marker.group(1)
-        elif fence is None:
+    commented = False  # inside a %% comment that spans lines
+    for line in text.split("\n"):
+        if fence is None and not commented and (marker := _FENCE.match(line)):
+            fence = marker.group(1)
+        elif fence is not None:
+            if line.strip().startswith(fence):
+                fence = None
+        else:
+            line, commented = _without_comments(line, commented)
             if callout := _CALLOUT.match(line):
                 quote, kind, title = callout.groups()
                 line = f"{quote}**{title.strip() or kind.capitalize()}**"
             line = _outside_code_spans(line, _obsidian_inline)
         out.append(line)
     return "\n".join(out)
+
+
+def _without_comments(line: str, commented: bool) -> tuple[str, bool]:
+    """A line without its %% comments, and whether a comment is still open at its end."""
+    kept = ""
+    while True:
+        mark = line.find("%%")
+        if mark < 0:
+            return ("" if commented else kept + line), commented
+        if not commented:
+            kept += line[:mark]
+        line, commented = line[mark + 2 :], not commented
 
 
 def _obsidian_inline(text: str) -> str:

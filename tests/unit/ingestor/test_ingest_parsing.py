@@ -275,6 +275,18 @@ def test_obsidian_markdown_reads_as_its_reading_view_shows_it():
     ]
 
 
+def test_a_notebooks_cell_magic_is_no_obsidian_comment():
+    # two %%writefile cells: what lies between them is code and output, not a comment
+    text = (
+        "```python\n%%writefile rules.py\nLIMIT = 24\n```\n\n"
+        "The test fails for exactly_24h.\n\n"
+        "```python\n%%writefile test_rules.py\nassert LIMIT == 24\n```\n"
+    )
+    _, blocks = parse_markdown(text)
+    assert "The test fails for exactly_24h." in [b.text for b in blocks]
+    assert sum("%%writefile" in b.text for b in blocks) == 2
+
+
 def test_word_web_page_list_paragraphs_are_items():
     # Word's "Save as Web Page": the marker and no-break spaces open an ordinary paragraph
     nbsp = "&nbsp;" * 6
