@@ -437,7 +437,12 @@ def parse_plain_text(text: str) -> tuple[str | None, list[Block]]:
         is_heading = level is not None and i + 1 < len(paragraphs) and level not in neighbours
         if is_heading:
             headings.open(level, paragraph)
-        elif not (i == 0 and title):
+        elif i == 0 and title:
+            # the title heads every block; a title of several lines (the course, a date, the
+            # author under it) is text too, or nothing could quote its date
+            if "\n" in paragraph.strip():
+                blocks.append(Block(paragraph.strip(), headings.path))
+        else:
             blocks.extend(Block(text, headings.path) for text in _plain_blocks(paragraph))
     return title, blocks
 

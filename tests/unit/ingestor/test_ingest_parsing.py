@@ -310,6 +310,13 @@ def test_html_title_falls_back_to_h1():
     assert title == "Only heading"
 
 
+def test_plain_text_title_of_several_lines_is_text_too():
+    head = "第14回　マルチコア\nCA-2140　2026年7月9日　真柴"
+    title, blocks = parse_plain_text(f"{head}\n\n■ 1. なぜマルチコアか\n\n周波数は伸びていない。\n")
+    assert title == head.replace("\n", " ")
+    assert blocks[0].text == head  # the date is quotable, not only a heading
+
+
 def test_plain_text_paragraphs():
     title, blocks = parse_plain_text("第一段落の\n続き。\n\n  \nSecond paragraph\nwraps here.\n")
     assert title is None
