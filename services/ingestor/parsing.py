@@ -349,7 +349,9 @@ _NUMBERED_HEADING = re.compile(
 # stands above prose: 「（1）暗号学的ハッシュ関数とは」.
 _PAREN_HEADING = re.compile(r"^(?:([(（]\d{1,2}[)）])|[①-⑳])[ \t\u3000]*\S")
 _BRACKET_HEADING = re.compile(r"^【[^】]{1,30}】$|^[■□◆◇▼▽◎][ \t\u3000]*\S")
-_SENTENCE_END = re.compile(r"[。．.!?！？:：]$")
+# A line that ends a sentence (or introduces what follows): no heading, no title, and a short
+# PDF line that ends so ends its paragraph.
+SENTENCE_END = re.compile(r"[。．.!?！？:：]$")
 _MAX_HEADING_CHARS = 50
 _BRACKET_LEVEL = 9
 
@@ -357,7 +359,7 @@ _BRACKET_LEVEL = 9
 def _heading_level(paragraph: str) -> int | None:
     """The level of a heading-shaped paragraph, or None for anything else."""
     line = paragraph.strip()
-    if "\n" in line or len(line) > _MAX_HEADING_CHARS or _SENTENCE_END.search(line):
+    if "\n" in line or len(line) > _MAX_HEADING_CHARS or SENTENCE_END.search(line):
         return None
     if _BRACKET_HEADING.match(line):
         return _BRACKET_LEVEL
@@ -381,7 +383,7 @@ def _marked_heading_apart(paragraph: str) -> list[str]:
 def _plain_title(paragraph: str) -> str | None:
     """A first paragraph of a few short lines with no sentence end is the document's title."""
     lines = [line.strip() for line in paragraph.strip().split("\n")]
-    if len(lines) > 3 or any(len(x) > 60 or _SENTENCE_END.search(x) for x in lines):
+    if len(lines) > 3 or any(len(x) > 60 or SENTENCE_END.search(x) for x in lines):
         return None
     return " ".join(lines)
 

@@ -28,7 +28,7 @@ from pypdf.generic import NameObject, StreamObject
 from services.common.errors import InvalidInput
 from services.common.text import LIST_ITEM, fenced
 from services.ingestor.chunking import Block
-from services.ingestor.parsing import join_cjk_lines
+from services.ingestor.parsing import SENTENCE_END, join_cjk_lines
 
 logger = logging.getLogger(__name__)
 
@@ -338,13 +338,12 @@ def _match_heading(lines: list[str], i: int, pending: list[_Bookmark]) -> int:
 # What no paragraph opens with: a lower-case word, a closing bracket or mark, a particle
 # (は, が, を …) before anything but kana ("と整列済みの", "で行う"; "では、" may open one).
 _GOES_ON = re.compile(r"[a-z）)」』】、。，．,.]|[はがをにへでとも](?![ぁ-ゖ])")
-_ENDS = re.compile(r"[。．.!?！？:：]$")
 
 
 def _runs_on(line: str, following: str) -> bool:
     """The sentence goes on into the next line, though this one was printed short (a line
     broken before a word that did not fit: "二分探索木（binary search" / "tree）は")."""
-    return not _ENDS.search(line) and _GOES_ON.match(following) is not None
+    return not SENTENCE_END.search(line) and _GOES_ON.match(following) is not None
 
 
 def _full_line_length(lines: list[str]) -> int:
