@@ -283,8 +283,10 @@ def _literal(part: str) -> str:
     return re.sub(r'"([^"]*)"|\\(.)', lambda m: m.group(1) or m.group(2) or "", part)
 
 
+_DATE_SEPARATORS = "/-.年月日 ()（）"  # shown as written between a date's fields
 _DATE_PART = re.compile(
-    r'yyyy|yy|m{3,}|mm|m|dddd|ddd|dd|d|aaaa|aaa|"[^"]*"|\\.|[/\-.年月日 ()（）]|.', re.I
+    rf'yyyy|yy|m{{3,}}|mm|m|dddd|ddd|dd|d|aaaa|aaa|"[^"]*"|\\.|[{re.escape(_DATE_SEPARATORS)}]|.',
+    re.I,
 )
 _WEEKDAYS_JA = "月火水木金土日"
 # the weekday names Excel shows, not the process locale's
@@ -306,7 +308,7 @@ def _date_shown(day: datetime.date, number_format: str) -> str:
             dated = True
         elif part.startswith('"') or part.startswith("\\"):
             out.append(part.strip('"').removeprefix("\\"))
-        elif part in "/-.年月日 ()（）":
+        elif part in _DATE_SEPARATORS:
             out.append(part)
         else:  # hours, weekdays, colours, "General": not a plain date format
             return day.isoformat()
