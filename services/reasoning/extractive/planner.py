@@ -136,9 +136,11 @@ def rule_plan(question: str) -> PlanDraft:
     )
 
 
+_JA_QUESTION_WORDS = "何|いつ|どこ|誰|どの|どう|どれ|なぜ"
+_EN_QUESTION_WORDS = "what|who|whom|whose|when|where|which|why|how"
 _ASKS = re.compile(
-    r"[?？]|か[。.]?$|何|いつ|どこ|誰|どの|どう|どれ|なぜ|教えて|説明して|述べて"
-    r"|\b(?:what|who|whom|whose|when|where|which|why|how|explain|describe|define|compare)\b",
+    rf"[?？]|か[。.]?$|{_JA_QUESTION_WORDS}|教えて|説明して|述べて"
+    rf"|\b(?:{_EN_QUESTION_WORDS}|explain|describe|define|compare)\b",
     re.I,
 )
 _ANAPHOR = re.compile(
@@ -175,8 +177,8 @@ _JA_CLAUSE_END = re.compile(r"[、，,]")
 _EN_CLAUSE_END = re.compile(
     r",\s*(?:and\s+|but\s+)?(?=(?:what|which|when|where|who|whom|whose|how|why)\b)", re.I
 )
-_JA_ASKS = re.compile(r"何|いつ|どこ|誰|どの|どう|どれ|どんな|なぜ|いくつ|いくら")
-_EN_ASKS = re.compile(r"\b(?:what|which|when|where|who|whom|whose|how|why)\b", re.I)
+_JA_ASKS = re.compile(rf"{_JA_QUESTION_WORDS}|どんな|いくつ|いくら")
+_EN_ASKS = re.compile(rf"\b(?:{_EN_QUESTION_WORDS})\b", re.I)
 
 
 def _clauses(sentence: str) -> list[str]:
