@@ -198,6 +198,17 @@ def morphemes(text: str) -> list[tuple[str, str]]:
     ]
 
 
+def tagged_morphemes(text: str) -> list[tuple[str, tuple[str, ...], bool]]:
+    """(surface, the first three levels of its part of speech, unknown to the dictionary)
+    of each morpheme: 名詞 固有名詞 人名 marks a name (ダイクストラ)."""
+    tok = _tokenizer()
+    return [
+        (m.surface(), tuple(m.part_of_speech()[:3]), m.is_oov())
+        for piece in _pieces(unicodedata.normalize("NFKC", text))
+        for m in tok.tokenize(piece)
+    ]
+
+
 def fenced(body: str, info: str = "") -> str:
     """``body`` as a fenced Markdown block (``info`` after the opening fence): the fence is
     longer than any run of backticks in the body, so no line of it can close the block

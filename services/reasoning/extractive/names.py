@@ -22,6 +22,12 @@ word very close to it in USE-m3 space (Tokyo ↔ 東京 0.84, Hartmann ↔ ハ�
 spellings are the ones the public QA sets' questions use (xquad_en: Sentanta, Bedigo,
 Kenyans, AAA).
 
+A Japanese question names a thing in katakana too: a name (ダイクストラ, クラスカル: a
+proper noun, or a word the dictionary does not know) or a compound of katakana words
+(スキップリスト, ミューテーションテスト); a single common word (ルール) has paraphrases and
+is none. A passage holds it in katakana, or in the English it writes (Dijkstra, "mutation
+test": ``loanwords.py``), or, for a compound, word by word.
+
 A setting the question states (``lists = 1000``, ``acks=1``) is a name with its value: the
 passages hold it when one states it, in any spacing or in prose (ef_search を 100 に), or
 tabulates it, the value in a column headed by the setting's name (a printed table with a
@@ -39,6 +45,11 @@ from functools import cached_property
 
 import numpy as np
 
+from services.reasoning.extractive.loanwords import (
+    english_spellings,
+    katakana_names,
+    katakana_skeleton,
+)
 from services.reasoning.extractive.text import detect_language, is_stop_word
 from services.reasoning.extractive.words import content_words
 from services.reasoning.llm import Passage
@@ -127,15 +138,39 @@ class PassageNames:
 
     def _absent_names(self, question: str) -> list[str]:
         names = names_in(question)
+        katakana = self.katakana_absent(question)
         if not names:
-            return []
+            return katakana
         missing = [" ".join(name) for name in names if not any(map(self._holds, name))]
         across = self.embed is not None and detect_language(self._text) == "ja"
         if missing and across and self._japanese:  # a name written in Japanese
             vectors = self.embed([*missing, *self._japanese])
             matrix = np.stack([vectors[w] for w in self._japanese])
             missing = [n for n in missing if (matrix @ vectors[n]).max() < SAME_NAME_ACROSS_SCRIPTS]
-        return missing
+        return missing + katakana
+
+    def katakana_absent(self, question: str) -> list[str]:
+        """The katakana names of ``question`` the passages write neither in katakana nor in
+        English (ダイクストラ where the notes say Dijkstra is held). A compound is absent when
+        neither it nor one of its words is held (スキップ of スキップリスト): its common words
+        (リスト) are everywhere, and it may be paraphrased around them (サンプルコード, "the
+        example code"). A word of a compound too short to tell by its consonants (ポート,
+        PT: part, pot, put) counts as held."""
+        names = [n for n in katakana_names(question) if not self._katakana_held("".join(n))]
+        unheld = {
+            p for name in names for p in name
+            if (len(name) == 1 or len(katakana_skeleton(p)) >= 3) and not self._katakana_held(p)
+        }  # fmt: skip
+        if unheld and self.embed is not None and self._english:
+            vectors = self.embed([*unheld, *self._english])
+            matrix = np.stack([vectors[w] for w in self._english])
+            unheld = {p for p in unheld if (matrix @ vectors[p]).max() < SAME_NAME_ACROSS_SCRIPTS}
+        return ["".join(name) for name in names if unheld.intersection(name)]
+
+    def _katakana_held(self, word: str) -> bool:
+        return word in self._katakana_text or bool(
+            english_spellings(word, self._text, min_consonants=3)
+        )
 
     def _states(self, name: str, value: str) -> bool:
         setting = (name.casefold(), value)
@@ -187,6 +222,14 @@ class PassageNames:
     @cached_property
     def _acronyms(self) -> set[str]:
         return _acronyms(self._text)
+
+    @cached_property
+    def _katakana_text(self) -> str:
+        return re.sub(r"[\s・･]", "", self._text)
+
+    @cached_property
+    def _english(self) -> list[str]:
+        return [w for w in content_words(self._text) if w.isascii() and len(w) > 1]
 
     @cached_property
     def _japanese(self) -> list[str]:

@@ -153,3 +153,31 @@ def test_the_judge_does_not_take_a_result_at_another_setting_for_the_one_asked(e
         asked = f"What accuracy did the classifier reach with batch_size = {value}?"
         judgement = engine.evaluate(asked, engine.plan(asked).tasks, passages)
         assert bool(judgement.satisfied_task_ids) is taken, judgement.reason
+
+
+@pytest.mark.parametrize(
+    "question, text",
+    [
+        # English notes name the term the question writes in katakana
+        (
+            "ダイクストラ法の計算量は？",
+            "Dijkstra's algorithm with a binary heap runs in O(m log n).",
+        ),
+        ("バンカーズアルゴリズムの例では？", "In the Banker's algorithm example, P1 goes first."),
+        ("アーリーデータの危険は？", "The client may send data in its first flight (early data)."),
+        # a compound held word by word, around its common words
+        ("エフェメラルポートの範囲は？", "Its default ephemeral range gives 28,232 client ports."),
+        ("スキップリストの計算量は？", "スキップ・リストは確率的なデータ構造である。"),
+    ],
+)
+def test_a_katakana_term_is_held_in_katakana_or_in_the_english_it_writes(question, text):
+    assert held(question, text)
+
+
+def test_a_katakana_term_no_passage_writes_is_absent_even_beside_its_topic():
+    text = "Unit tests check one function; coverage counts the lines the tests run."
+    assert absent_names("ミューテーションテストのツールは？", [Passage(0, text)], None) == [
+        "ミューテーションテスト"
+    ]
+    # a common katakana word may be paraphrased: 規則 for ルール, no name
+    assert absent_names("提出のルールは？", [Passage(0, "提出の規則は次の通り。")], None) == []

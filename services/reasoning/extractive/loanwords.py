@@ -1,0 +1,179 @@
+"""Katakana terms a question names, and the English spellings passages may give them.
+
+Japanese writes a borrowed term in katakana (ダイクストラ for Dijkstra, スキップリスト for
+skip list, エフェメラルポート for ephemeral port); English notes write the term itself. The
+multilingual embedder knows common loanwords but not rare terms and names (ダイクストラ ↔
+Dijkstra 0.57), so whether English notes name a katakana term is read from the sounds.
+
+Both spellings are reduced to the consonants a katakana reader hears, in the classes
+katakana cannot tell apart (l and r, b and v; s, z, sh, ch and j); vowels, h, w and y drop,
+and so does an English r that no vowel follows, which katakana writes as a long vowel
+(Ford → フォード). ダイクストラ and Dijkstra both read DKSTR. Two skeletons match when
+equal, or one letter apart once they are six letters long. Fewer than four consonants name
+too many words to tell apart (プロセス PRS: process, plus, policy), so such a skeleton
+matches only a capitalised name (フォード: Ford, not food), unless the caller accepts three.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from services.common.text import morphemes, tagged_morphemes
+
+# The consonant each kana opens with, in the classes above; vowels, ン's neighbours and
+# the marks of length and doubling give none (ン is N).
+_KANA_CONSONANT = {
+    **dict.fromkeys("カキクケコ", "K"),
+    **dict.fromkeys("ガギグゲゴ", "G"),
+    **dict.fromkeys("サシスセソザジズゼゾチツヂヅ", "S"),
+    **dict.fromkeys("タテト", "T"),
+    **dict.fromkeys("ダデド", "D"),
+    **dict.fromkeys("ナニヌネノン", "N"),
+    **dict.fromkeys("フ", "F"),
+    **dict.fromkeys("バビブベボヴ", "B"),
+    **dict.fromkeys("パピプペポ", "P"),
+    **dict.fromkeys("マミムメモ", "M"),
+    **dict.fromkeys("ラリルレロ", "R"),
+}
+KATAKANA = re.compile(r"[ァ-ヴー]+")
+# Bellman-Ford is two words; Dijkstra's is Dijkstra, or Dijkstras (Banker's: バンカーズ)
+_LATIN_WORD = re.compile(r"[A-Za-z]+(?:['’]s\b)?")
+_VOWEL = re.compile(r"[aeiouy]", re.I)
+# Words no loanword writes, which would otherwise join a run (インターネット is no "into net")
+_FUNCTION_WORDS = frozenset(
+    """a an the of to in on at by for with from into onto and or but nor is are was were be
+    been being it its this that these those as if then than so not no do does did can could
+    will would shall should may might must have has had i you he she we they me him her us
+    them my your our their what which who whom whose when where why how""".split()
+)
+# English spellings, longest first, to the consonant classes; what is not listed is a
+# letter read as itself, and vowels, h, w and y drop.
+_ENGLISH = [
+    ("tion", "SN"), ("ij", ""), ("sion", "SN"), ("tch", "S"), ("dge", "S"), ("sch", "SK"),
+    ("ph", "F"), ("th", "S"), ("sh", "S"), ("ch", "S"), ("ck", "K"), ("gh", ""),
+    ("qu", "K"), ("kn", "N"), ("wr", "R"), ("x", "KS"), ("q", "K"),
+    ("ce", "S"), ("ci", "S"), ("cy", "S"), ("c", "K"),
+    ("ge", "S"), ("gi", "S"), ("gy", "S"),
+    ("z", "S"), ("j", "S"), ("l", "R"), ("v", "B"),
+]  # fmt: skip
+_ENGLISH_PATTERN = re.compile("|".join(re.escape(s) for s, _ in _ENGLISH))
+_ENGLISH_CLASS = dict(_ENGLISH)
+# an r no vowel follows, or in a closing -re (store → ストア), and a b after m (tomb)
+_SILENT = re.compile(r"r+(?![aeiouy])|r+e$|(?<=m)b(?![aeiouy])")
+MIN_CONSONANTS = 4
+
+
+def katakana_names(question: str) -> list[list[str]]:
+    """The katakana terms a question names, each as its words: a name (ダイクストラ, a
+    proper noun or a word the dictionary does not know: クラスカル) or a compound of katakana
+    words (スキップ リスト, ミューテーション テスト). A single common word (ルール, タイミング)
+    is no name: it has Japanese paraphrases (規則, 時期) a passage may use instead."""
+    names: list[list[str]] = []
+    run: list[tuple[str, bool]] = []
+    for surface, pos, unknown in [*tagged_morphemes(question), ("", (), False)]:
+        if KATAKANA.fullmatch(surface) and pos[:1] == ("名詞",):
+            run.append((surface, unknown or pos[1:2] == ("固有名詞",)))
+            continue
+        if len(run) > 1 or (run and run[0][1]):
+            names.append([s for s, _ in run])
+        run = []
+    return names
+
+
+def katakana_skeleton(word: str) -> str:
+    """The consonants of a katakana word, in their classes (ダイクストラ → DKSTR)."""
+    out = "".join(_KANA_CONSONANT.get(kana, "") for kana in unicodedata.normalize("NFKC", word))
+    return _collapsed(re.sub(r"N(?=[PBM])", "M", out))  # コンパクション: compaction
+
+
+@lru_cache(maxsize=50_000)
+def english_skeleton(words: str) -> str:
+    """The consonants a katakana reader would hear in English ``words`` (Dijkstra → DSKSTR)."""
+    text = "".join(_SILENT.sub("", w) for w in re.findall(r"[a-z]+", words.casefold()))
+    text = _ENGLISH_PATTERN.sub(lambda m: _ENGLISH_CLASS[m.group(0)].lower(), text)
+    return _collapsed(re.sub(r"[aeiouyhw]", "", text).upper())
+
+
+def transliterates(katakana: str, english: str) -> bool:
+    """Is the katakana word a way of writing the English word or words (up to three)?"""
+    words = english.split()
+    return len(words) <= 3 and english in english_spellings(katakana, english, max_words=3)
+
+
+def english_spellings(
+    katakana: str, text: str, *, max_words: int = 3, min_consonants: int = MIN_CONSONANTS
+) -> list[str]:
+    """The runs of up to ``max_words`` English words of ``text`` that ``katakana`` writes.
+    A run of several words matches part by part: each word ends where a katakana word of
+    the compound does (スレッド|プール ↔ thread pool), so インターネット is no "want enter"."""
+    parts = _part_skeletons(katakana)
+    whole = "".join(parts)
+    if len(_collapsed(whole)) < 2:
+        return []
+    ends = {sum(map(len, parts[: i + 1])) for i in range(len(parts))}
+    words = [w for w in _LATIN_WORD.findall(unicodedata.normalize("NFKC", text)) if _is_word(w)]
+    found = []
+    for start in range(len(words)):
+        word = words[start].removesuffix("'s").removesuffix("’s")
+        for spelling in dict.fromkeys((word, words[start])):  # Banker's: バンカーズ
+            skeleton = english_skeleton(spelling)
+            if _skeletons_match(_collapsed(whole), skeleton, min_consonants) or (
+                _is_name(word) and _collapsed(whole) == skeleton
+            ):
+                found.append(word)
+        run, at = [], 0
+        for word in words[start : start + max_words]:
+            at += len(english_skeleton(word))
+            run.append(word)
+            if at not in ends or not english_skeleton(word):
+                break
+            if len(run) > 1 and "".join(english_skeleton(w) for w in run) == whole:
+                found.append(" ".join(run))
+    return list(dict.fromkeys(found))
+
+
+@lru_cache(maxsize=10_000)
+def _part_skeletons(katakana: str) -> tuple[str, ...]:
+    """The skeleton of each katakana word of a compound (スレッド|プール: SRD, PR)."""
+    return tuple(katakana_skeleton(s) for s, _ in morphemes(katakana) if KATAKANA.fullmatch(s))
+
+
+def _is_name(word: str) -> bool:
+    """A capitalised word: a short skeleton (フォード, FD) matches only a name (Ford), not the
+    common words that share it (food, find)."""
+    return word[0].isupper() and word[1:].islower()
+
+
+def _is_word(token: str) -> bool:
+    """An English word: a vowel, and written in lower case, capitalised or in capitals (not
+    a run of an encoded string such as kEW or OxhR)."""
+    return (
+        len(token) > 1
+        and _VOWEL.search(token) is not None
+        and (token.islower() or token.isupper() or token[1:].islower())
+        and token.casefold() not in _FUNCTION_WORDS
+    )
+
+
+def _skeletons_match(a: str, b: str, min_consonants: int = MIN_CONSONANTS) -> bool:
+    if min(len(a), len(b)) < min_consonants:
+        return False
+    if a == b:
+        return True
+    return min(len(a), len(b)) >= 6 and _one_apart(a, b)
+
+
+def _one_apart(a: str, b: str) -> bool:
+    """One letter changed, added or dropped."""
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b, strict=True)) == 1
+    short, long = sorted((a, b), key=len)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
+def _collapsed(skeleton: str) -> str:
+    return re.sub(r"(.)\1+", r"\1", skeleton)

@@ -1,0 +1,57 @@
+"""Katakana loanwords and the English they write: cases written for each spelling rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.reasoning.extractive.loanwords import (
+    english_spellings,
+    katakana_names,
+    transliterates,
+)
+
+
+@pytest.mark.parametrize(
+    "katakana, english",
+    [
+        ("ダイクストラ", "Dijkstra"),  # Dutch ij is a vowel
+        ("クラスカル", "Kruskal"),  # l and r are one sound
+        ("エフェメラルポート", "ephemeral port"),  # ph is f
+        ("ハートマン", "Hartmann"),  # an r before a consonant is a long vowel
+        ("トゥームストーン", "tombstone"),  # the b after m is silent
+        ("スキップリスト", "skip list"),  # a compound, word by word
+        ("ミューテーションテスト", "mutation test"),  # tion is ション
+        ("トポロジカル", "topological"),  # a soft g
+        ("ストアバッファ", "store buffer"),  # a closing -re is a long vowel
+    ],
+)
+def test_a_katakana_word_writes_its_english_source(katakana, english):
+    assert transliterates(katakana, english)
+
+
+@pytest.mark.parametrize(
+    "katakana, english",
+    [
+        ("インターネット", "want enter"),  # one word is not two
+        ("プロセス", "plus"),  # too few consonants to tell apart
+        ("トライ", "trie"),  # nor tree, try
+        ("スキップリスト", "sorted list"),
+    ],
+)
+def test_a_katakana_word_does_not_write_what_only_sounds_alike(katakana, english):
+    assert not transliterates(katakana, english)
+
+
+def test_spellings_are_found_in_running_text_possessives_and_hyphens_included():
+    text = "Dijkstra's algorithm fails with negative edges; Bellman-Ford and the Banker's algorithm"
+    assert english_spellings("ダイクストラ", text) == ["Dijkstra"]
+    assert english_spellings("ベルマン", text) == ["Bellman"]
+    assert english_spellings("フォード", text) == ["Ford"]  # short, but a capitalised name
+    assert english_spellings("バンカーズ", text) == ["Banker"]
+
+
+def test_names_are_proper_nouns_unknown_words_and_compounds_not_common_words():
+    names = katakana_names("ダイクストラ法とクラスカル法の違いは？")
+    assert names == [["ダイクストラ"], ["クラスカル"]]
+    assert katakana_names("スキップリストの探索の計算量は？") == [["スキップ", "リスト"]]
+    assert katakana_names("演習レポートの提出のルールは？") == []
