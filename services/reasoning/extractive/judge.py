@@ -7,18 +7,19 @@ how close it reads, the most specific keyword it misses and whether it has the s
 asked for (``sufficient``). A task whose question names something no passage holds
 (``names.py``: sched_latency, Nagle), or states a setting none states (lists = 1000 where
 the notes give lists = 100), is not satisfied, however close the passages read; nor is one
-that asks for a date (何月何日) when the best unit and the units next to it give none.
+that asks for a date (何月何日) or an e-mail address when the best unit and the units next
+to it give none.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from services.reasoning.extractive.names import PassageNames
 from services.reasoning.extractive.planner import rule_plan
-from services.reasoning.extractive.question import holds_date, wants_of
+from services.reasoning.extractive.question import holds_date, holds_email, wants_of
 from services.reasoning.extractive.scoring import FEATURES, Scored, UnitScorer
 from services.reasoning.llm import Finding, Judgement, Passage, PlannedTask
 
@@ -110,8 +111,8 @@ class Judge:
             unnamed = names.absent(task.description) if top else []
             if unnamed:
                 notes.append(f"{task.task_id} not satisfied: no passage names {', '.join(unnamed)}")
-            elif top and wants_of(task.description).date and not _dated(top):
-                notes.append(f"{task.task_id} not satisfied: best [{top.index}] gives no date")
+            elif top and (lacking := _lacking(task.description, top)):
+                notes.append(f"{task.task_id} not satisfied: best [{top.index}] gives no {lacking}")
             elif top and sufficient(ranked.get(task.task_id, [])):
                 satisfied.append(task.task_id)
                 notes.append(f"{task.task_id} satisfied by [{top.index}] (score {top.score:.2f})")
@@ -127,14 +128,25 @@ class Judge:
         return Judgement(findings=findings, satisfied_task_ids=satisfied, reason=reason)
 
 
-def _dated(scored: Scored) -> bool:
-    """Does the unit, or a unit next to it, give a date? Next to it, since the date often
-    stands in the sentence after the one that names the event ("Lecturer: D. Hartmann
-    (Lectures 6-7 in English)." then "Lecture 6: Tuesday 17 November."); the whole passage
-    was too far: the make-up exam's rules sat in the same FAQ chunk as other dates."""
+def _lacking(question: str, top: Scored) -> str:
+    """What the question asks for by its form that the best unit, and the units next to it,
+    do not give: a date (何月何日), an e-mail address."""
+    wants = wants_of(question)
+    if wants.date and not _near(top, holds_date):
+        return "date"
+    if wants.email and not _near(top, holds_email):
+        return "e-mail address"
+    return ""
+
+
+def _near(scored: Scored, holds: Callable[[str], bool]) -> bool:
+    """Does the unit, or a unit next to it, hold it? Next to it, since a date often stands
+    in the sentence after the one that names the event ("Lecturer: D. Hartmann (Lectures 6-7
+    in English)." then "Lecture 6: Tuesday 17 November."); the whole passage was too far:
+    the make-up exam's rules sat in the same FAQ chunk as other dates."""
     at = scored.units.index(scored.unit)
     near = scored.units[max(0, at - 1) : at + 2]
-    return any(holds_date(f"{u.text}\n{u.context}") for u in near)
+    return any(holds(f"{u.text}\n{u.context}") for u in near)
 
 
 def _best_per_passage(ranked: Sequence[Scored]) -> list[Scored]:

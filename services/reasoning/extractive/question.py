@@ -66,9 +66,18 @@ _DATE = re.compile(
     re.I,
 )
 
+# A question that asks for an e-mail address, and an address as notes write one (at times
+# with " at " or [at] against harvesting).
+_EMAIL_ASKED = re.compile(r"メールアドレス|メアド|\be-?mail address|\be-?mail\s*[?？]?$", re.I)
+_EMAIL = re.compile(r"[\w.+-]+\s*(?:@|\[at\]|\(at\)|＠)\s*[\w-]+(?:\.[\w-]+)+", re.I)
+
 
 def holds_date(text: str) -> bool:
     return _DATE.search(unicodedata.normalize("NFKC", text)) is not None
+
+
+def holds_email(text: str) -> bool:
+    return _EMAIL.search(unicodedata.normalize("NFKC", text)) is not None
 
 
 @dataclass(frozen=True)
@@ -82,6 +91,7 @@ class Wants:
     definition: bool = False
     yes_no: bool = False
     date: bool = False
+    email: bool = False
 
 
 def wants_of(question: str) -> Wants:
@@ -96,4 +106,5 @@ def wants_of(question: str) -> Wants:
         definition=_DEFINITION.search(text) is not None,
         yes_no=_YES_NO.search(text) is not None,
         date=_DATE_ASKED.search(text) is not None,
+        email=_EMAIL_ASKED.search(text) is not None,
     )

@@ -178,6 +178,24 @@ def test_a_date_asked_is_not_answered_by_a_passage_that_gives_none(engine):
     assert judgement.satisfied_task_ids == [plan.tasks[0].task_id]
 
 
+OFFICE_HOURS = (
+    "## 担当教員\n\n"
+    "第5〜8回は Nordqvist 先生が担当する。Nordqvist 先生への質問はオフィスアワー"
+    "（木曜 14:00〜15:00、研究棟 C-302）に直接どうぞ。"
+)
+NO_ADDRESS = OFFICE_HOURS + "教員のメールアドレスは公開していない。"
+WITH_ADDRESS = OFFICE_HOURS + "メールアドレスは nordqvist@kitahama.example.ac.jp です。"
+
+
+def test_an_email_address_asked_is_not_answered_by_a_passage_that_gives_none(engine):
+    question = "Nordqvist先生のメールアドレスを教えてください"
+    _, judgement = judge(engine, question, [NO_ADDRESS, WEATHER])
+    assert judgement.satisfied_task_ids == []
+    assert "gives no e-mail address" in judgement.reason
+    plan, judgement = judge(engine, question, [WITH_ADDRESS, WEATHER])
+    assert judgement.satisfied_task_ids == [plan.tasks[0].task_id]
+
+
 def test_findings_quote_their_passage_verbatim_with_a_reason(engine):
     _, judgement = judge(engine, "中央値と平均の違いは？", [MEDIAN, MEAN])
     texts = dict(enumerate([MEDIAN, MEAN]))
