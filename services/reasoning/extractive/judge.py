@@ -7,8 +7,8 @@ how close it reads, the most specific keyword it misses and whether it has the s
 asked for (``sufficient``). A task whose question names something no passage holds
 (``names.py``: sched_latency, Nagle), or states a setting none states (lists = 1000 where
 the notes give lists = 100), is not satisfied, however close the passages read; nor is one
-that asks for a date (何月何日) or an e-mail address when the best unit and the units next
-to it give none.
+that asks for a date (何月何日), an e-mail address or where to find a thing (過去問はどこで
+手に入る？) when the best unit and the units next to it give none.
 """
 
 from __future__ import annotations
@@ -19,7 +19,12 @@ import numpy as np
 
 from services.reasoning.extractive.names import PassageNames
 from services.reasoning.extractive.planner import rule_plan
-from services.reasoning.extractive.question import holds_date, holds_email, wants_of
+from services.reasoning.extractive.question import (
+    holds_date,
+    holds_email,
+    holds_source,
+    wants_of,
+)
 from services.reasoning.extractive.scoring import FEATURES, Scored, UnitScorer
 from services.reasoning.llm import Finding, Judgement, Passage, PlannedTask
 
@@ -130,12 +135,14 @@ class Judge:
 
 def _lacking(question: str, top: Scored) -> str:
     """What the question asks for by its form that the best unit, and the units next to it,
-    do not give: a date (何月何日), an e-mail address."""
+    do not give: a date (何月何日), an e-mail address, where to find a thing (どこで手に入る)."""
     wants = wants_of(question)
     if wants.date and not _near(top, holds_date):
         return "date"
     if wants.email and not _near(top, holds_email):
         return "e-mail address"
+    if wants.source and not _near(top, holds_source):
+        return "place to find it"
     return ""
 
 

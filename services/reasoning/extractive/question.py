@@ -71,6 +71,25 @@ _DATE = re.compile(
 _EMAIL_ASKED = re.compile(r"メールアドレス|メアド|\be-?mail address|\be-?mail\s*[?？]?$", re.I)
 _EMAIL = re.compile(r"[\w.+-]+\s*(?:@|\[at\]|\(at\)|＠)\s*[\w-]+(?:\.[\w-]+)+", re.I)
 
+# A question that asks where to find or get something (過去問はどこで手に入る？, "where can
+# I find the slides?"), and what a passage that answers it says: where the thing is put
+# (an LMS, a page, a folder, a link) or that it is handed out, posted, or not.
+_SOURCE_ASKED = re.compile(
+    r"どこ(?:で|に|から|か)+[^。？?]{0,6}?(?:手に入|入手|見られ|見れ|見つか|もらえ|書いて|載って|載せ"
+    r"|掲載|公開|ダウンロード|取得|読め)"
+    r"|\bwhere (?:can|do|could|should|would) (?:i|we|you|students) (?:find|get|see|download"
+    r"|obtain|access|read)\b|\bwhere (?:is|are) .{0,40}\b(?:posted|published|listed|available"
+    r"|uploaded)\b",
+    re.I,
+)
+_SOURCE = re.compile(
+    r"掲載|公開|配布|配付|配って|置い|置き|置く|アップ|載せ|載って|載っ|ダウンロード|入手|取得|閲覧"
+    r"|記載|掲示|参照|https?://|www\.|\bURL\b|\bLMS\b|Moodle|Portal|ポータル|サイト|ページ|フォルダ"
+    r"|リポジトリ|\b(?:posted|published|uploaded|available|download(?:ed)?|distributed|handed out"
+    r"|listed|repository|site|page|folder|link)\b",
+    re.I,
+)
+
 
 def holds_date(text: str) -> bool:
     return _DATE.search(unicodedata.normalize("NFKC", text)) is not None
@@ -78,6 +97,10 @@ def holds_date(text: str) -> bool:
 
 def holds_email(text: str) -> bool:
     return _EMAIL.search(unicodedata.normalize("NFKC", text)) is not None
+
+
+def holds_source(text: str) -> bool:
+    return _SOURCE.search(unicodedata.normalize("NFKC", text)) is not None
 
 
 @dataclass(frozen=True)
@@ -92,6 +115,7 @@ class Wants:
     yes_no: bool = False
     date: bool = False
     email: bool = False
+    source: bool = False
 
 
 def wants_of(question: str) -> Wants:
@@ -107,4 +131,5 @@ def wants_of(question: str) -> Wants:
         yes_no=_YES_NO.search(text) is not None,
         date=_DATE_ASKED.search(text) is not None,
         email=_EMAIL_ASKED.search(text) is not None,
+        source=_SOURCE_ASKED.search(text) is not None,
     )

@@ -196,6 +196,25 @@ def test_an_email_address_asked_is_not_answered_by_a_passage_that_gives_none(eng
     assert judgement.satisfied_task_ids == [plan.tasks[0].task_id]
 
 
+EXAM_FAQ = (
+    "## よくある質問\n\n"
+    "Q: 期末試験に何を持ち込めますか？ A: 手書きの A4 用紙1枚だけです。"
+    "Q: 期末試験の範囲は？ A: 第1回から第13回までの全範囲です。"
+)
+PAST_PAPERS = (
+    "## 期末試験\n\n過去3年分の期末試験の問題と解答例は、LMS の「試験」フォルダに置いてある。"
+)
+
+
+def test_where_to_find_a_thing_is_not_answered_by_a_passage_that_says_nowhere(engine):
+    question = "期末試験の過去問ってどこで手に入りますか？"
+    _, judgement = judge(engine, question, [EXAM_FAQ, WEATHER])
+    assert judgement.satisfied_task_ids == []
+    assert "gives no place to find it" in judgement.reason
+    plan, judgement = judge(engine, question, [PAST_PAPERS, WEATHER])
+    assert judgement.satisfied_task_ids == [plan.tasks[0].task_id]
+
+
 def test_findings_quote_their_passage_verbatim_with_a_reason(engine):
     _, judgement = judge(engine, "中央値と平均の違いは？", [MEDIAN, MEAN])
     texts = dict(enumerate([MEDIAN, MEAN]))
