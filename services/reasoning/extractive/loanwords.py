@@ -22,8 +22,8 @@ from functools import lru_cache
 
 from services.common.text import morphemes, tagged_morphemes
 
-# The consonant each kana opens with, in the classes above; vowels, ン's neighbours and
-# the marks of length and doubling give none (ン is N).
+# The consonant each kana opens with, in the classes above (ン is N); vowel kana, small kana
+# (ャ, ェ), ハ行 but フ, ヤ行, ワ and the marks of length and doubling give none.
 _KANA_CONSONANT = {
     **dict.fromkeys("カキクケコ", "K"),
     **dict.fromkeys("ガギグゲゴ", "G"),
@@ -48,8 +48,8 @@ _FUNCTION_WORDS = frozenset(
     will would shall should may might must have has had i you he she we they me him her us
     them my your our their what which who whom whose when where why how""".split()
 )
-# English spellings, longest first, to the consonant classes; what is not listed is a
-# letter read as itself, and vowels, h, w and y drop.
+# English spellings to the consonant classes, each before the shorter ones it holds (tion
+# before t); a letter not listed is read as itself, and vowels, h, w and y drop.
 _ENGLISH = [
     ("tion", "SN"), ("ij", ""), ("sion", "SN"), ("tch", "S"), ("dge", "S"), ("sch", "SK"),
     ("ph", "F"), ("th", "S"), ("sh", "S"), ("ch", "S"), ("ck", "K"), ("gh", ""),
@@ -90,7 +90,7 @@ def katakana_skeleton(word: str) -> str:
 
 @lru_cache(maxsize=50_000)
 def english_skeleton(words: str) -> str:
-    """The consonants a katakana reader would hear in English ``words`` (Dijkstra → DSKSTR)."""
+    """The consonants a katakana reader would hear in English ``words`` (Dijkstra → DKSTR)."""
     text = "".join(_SILENT.sub("", w) for w in re.findall(r"[a-z]+", words.casefold()))
     text = _ENGLISH_PATTERN.sub(lambda m: _ENGLISH_CLASS[m.group(0)].lower(), text)
     return _collapsed(re.sub(r"[aeiouyhw]", "", text).upper())

@@ -1,5 +1,6 @@
 """What shape of answer a question asks for: a value, a formula, code or a setting, a list,
-a reason, a comparison, a definition, a yes or no.
+a reason, a comparison, a definition, a yes or no, a date, an e-mail address, where to find
+a thing.
 
 The shape decides which unit of a passage answers (the formula display, not the
 sentence that mentions the formula; the list items, not the sentence that introduces
