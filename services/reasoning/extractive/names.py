@@ -142,11 +142,8 @@ class PassageNames:
         if not names:
             return katakana
         missing = [" ".join(name) for name in names if not any(map(self._holds, name))]
-        across = self.embed is not None and detect_language(self._text) == "ja"
-        if missing and across and self._japanese:  # a name written in Japanese
-            vectors = self.embed([*missing, *self._japanese])
-            matrix = np.stack([vectors[w] for w in self._japanese])
-            missing = [n for n in missing if (matrix @ vectors[n]).max() < SAME_NAME_ACROSS_SCRIPTS]
+        if detect_language(self._text) == "ja":  # a name written in Japanese
+            missing = self._unmatched(missing, self._japanese)
         return missing + katakana
 
     def katakana_absent(self, question: str) -> list[str]:
@@ -161,11 +158,16 @@ class PassageNames:
             p for name in names for p in name
             if (len(name) == 1 or len(katakana_skeleton(p)) >= 3) and not self._katakana_held(p)
         }  # fmt: skip
-        if unheld and self.embed is not None and self._english:
-            vectors = self.embed([*unheld, *self._english])
-            matrix = np.stack([vectors[w] for w in self._english])
-            unheld = {p for p in unheld if (matrix @ vectors[p]).max() < SAME_NAME_ACROSS_SCRIPTS}
+        unheld = set(self._unmatched(sorted(unheld), self._english))
         return ["".join(name) for name in names if unheld.intersection(name)]
+
+    def _unmatched(self, names: list[str], words: list[str]) -> list[str]:
+        """The names no word of the other script stands for (USE-m3, SAME_NAME_ACROSS_SCRIPTS)."""
+        if not names or not words or self.embed is None:
+            return names
+        vectors = self.embed([*names, *words])
+        matrix = np.stack([vectors[w] for w in words])
+        return [n for n in names if (matrix @ vectors[n]).max() < SAME_NAME_ACROSS_SCRIPTS]
 
     def _katakana_held(self, word: str) -> bool:
         return word in self._katakana_text or bool(
