@@ -64,6 +64,7 @@ SAME_NAME_ACROSS_SCRIPTS = 0.70
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_.+'’\-]*[A-Za-z0-9+]|[A-Za-z]")
 _WORD = re.compile(r"[a-z0-9][a-z0-9_.+\-]*[a-z0-9+]|[a-z0-9]")
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*[A-Za-z]")
 _SENTENCE_END = re.compile(r"(?:^|[.?!。？！]\s*)$")
 _CAPITALISED_RUN = re.compile(r"(?:[A-Z][A-Za-z]*[\s-]+)*[A-Z][A-Za-z]*")
 _INFLECTION = re.compile(r"(?:ians|ans|ns|es|s|n|'s|’s)$")
@@ -143,7 +144,7 @@ class PassageNames:
             return katakana
         missing = [" ".join(name) for name in names if not any(map(self._holds, name))]
         if detect_language(self._text) == "ja":  # a name written in Japanese
-            missing = self._unmatched(missing, self._japanese)
+            missing = self._unmatched(missing, lambda: self._japanese)
         return missing + katakana
 
     def katakana_absent(self, question: str) -> list[str]:
@@ -158,12 +159,16 @@ class PassageNames:
             p for name in names for p in name
             if (len(name) == 1 or len(katakana_skeleton(p)) >= 3) and not self._katakana_held(p)
         }  # fmt: skip
-        unheld = set(self._unmatched(sorted(unheld), self._english))
+        unheld = set(self._unmatched(sorted(unheld), lambda: self._english))
         return ["".join(name) for name in names if unheld.intersection(name)]
 
-    def _unmatched(self, names: list[str], words: list[str]) -> list[str]:
-        """The names no word of the other script stands for (USE-m3, SAME_NAME_ACROSS_SCRIPTS)."""
-        if not names or not words or self.embed is None:
+    def _unmatched(self, names: list[str], words_of: Callable[[], list[str]]) -> list[str]:
+        """The names no word of the other script stands for (USE-m3, SAME_NAME_ACROSS_SCRIPTS);
+        the words are read only when there is a name to match."""
+        if not names or self.embed is None:
+            return names
+        words = words_of()
+        if not words:
             return names
         vectors = self.embed([*names, *words])
         matrix = np.stack([vectors[w] for w in words])
@@ -231,7 +236,8 @@ class PassageNames:
 
     @cached_property
     def _english(self) -> list[str]:
-        return [w for w in content_words(self._text) if w.isascii() and len(w) > 1]
+        """The English words, one by one: a katakana name part is one word (Hartmann)."""
+        return sorted({w for w in _LATIN_WORD.findall(self._text) if not is_stop_word(w)})
 
     @cached_property
     def _japanese(self) -> list[str]:
