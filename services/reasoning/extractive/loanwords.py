@@ -110,17 +110,18 @@ def english_spellings(
     the compound does (スレッド|プール ↔ thread pool), so インターネット is no "want enter"."""
     parts = _part_skeletons(katakana)
     whole = "".join(parts)
-    if len(_collapsed(whole)) < 2:
+    single = _collapsed(whole)
+    if len(single) < 2:
         return []
     ends = {sum(map(len, parts[: i + 1])) for i in range(len(parts))}
-    words = [w for w in _LATIN_WORD.findall(unicodedata.normalize("NFKC", text)) if _is_word(w)]
+    words = _english_words(text)
     found = []
     for start in range(len(words)):
         word = words[start].removesuffix("'s").removesuffix("’s")
         for spelling in dict.fromkeys((word, words[start])):  # Banker's: バンカーズ
             skeleton = english_skeleton(spelling)
-            if _skeletons_match(_collapsed(whole), skeleton, min_consonants) or (
-                _is_name(word) and _collapsed(whole) == skeleton
+            if _skeletons_match(single, skeleton, min_consonants) or (
+                _is_name(word) and single == skeleton
             ):
                 found.append(word)
         run, at = [], 0
@@ -132,6 +133,13 @@ def english_spellings(
             if len(run) > 1 and "".join(english_skeleton(w) for w in run) == whole:
                 found.append(" ".join(run))
     return list(dict.fromkeys(found))
+
+
+@lru_cache(maxsize=8)
+def _english_words(text: str) -> tuple[str, ...]:
+    """The words of ``text`` a loanword may write; read once for the several katakana names
+    (and their words) checked against the same passages."""
+    return tuple(w for w in _LATIN_WORD.findall(unicodedata.normalize("NFKC", text)) if _is_word(w))
 
 
 @lru_cache(maxsize=10_000)
