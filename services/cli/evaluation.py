@@ -106,23 +106,35 @@ def retrieval(
     if as_json:
         print(json.dumps(report, ensure_ascii=False, indent=2))
         return
-    tables = [("systems", report.get("systems", {})), ("fusion sweep", report.get("sweep", {}))]
+    # (title, what a row is, rows): each row a name and its figures
+    tables = [
+        ("systems", "system", report.get("systems", {})),
+        ("fusion sweep", "system", report.get("sweep", {})),
+    ]
     service = report.get("service_conditions")
     if service:
-        tables.append((f"service conditions ({service['chunks']} chunks)", service["systems"]))
-    for title, rows in tables:
+        tables.append(
+            (f"service conditions ({service['chunks']} chunks)", "system", service["systems"])
+        )
+        by_type = service.get("by_type", {}).get("hybrid", {})
+        tables.append(("service conditions, hybrid, by question type", "type", by_type))
+    for title, row_name, rows in tables:
         if not rows:
             continue
         name = report.get("dataset") or service["dataset"]
         count = report.get("questions") or service["questions"]
         table = Table(title=f"{name} ({count} questions): {title}")
-        table.add_column("system")
+        table.add_column(row_name)
         metric_names = list(next(iter(rows.values())))
         for name in metric_names:
             table.add_column(name, justify="right")
-        for system, metrics in rows.items():
-            table.add_row(system, *(f"{metrics[m]:.4f}" for m in metric_names))
+        for row, metrics in rows.items():
+            table.add_row(row, *(_figure(metrics[m]) for m in metric_names))
         Console().print(table)
+
+
+def _figure(value: float | int) -> str:
+    return str(value) if isinstance(value, int) else f"{value:.4f}"
 
 
 def _run_eval(ev, directory: Path, systems: list[str], sweep: bool) -> dict:

@@ -14,7 +14,10 @@ this one asks what a student's search returns when a teacher uploads the same te
   a retrieved chunk is a hit when it comes from a gold material and holds one of the
   answers (Markdown ``**`` and backticks ignored).
 
-Per configuration: hit@k and MRR@k with k = ``choose_k(N)`` of the stored subject.
+Per configuration: hit@k and MRR@k with k = ``choose_k(N)`` of the stored subject, and for a
+course folder whose questions carry types, the same per type (``by_type``): an English
+question over Japanese notes meets them through the vector list and translated words only,
+and the overall figure hides that.
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ class ServiceQuestion:
     qid: str
     question: str
     judge: Judge
+    type: str = "qa"
 
 
 @dataclass
@@ -137,7 +141,7 @@ def from_materials(folder: Path, queries: Path) -> ServiceSet:
         def judge(chunk: StoredChunk, gold=frozenset(gold), keys=keys) -> bool:
             return chunk.filename in gold and any(k and k in squeeze(chunk.text) for k in keys)
 
-        questions.append(ServiceQuestion(qid, text, judge))
+        questions.append(ServiceQuestion(qid, text, judge, str(r.get("type", "qa"))))
     if not questions:
         raise InvalidInput(f"{queries}: no answerable questions")
     return ServiceSet(f"{folder.name}-{queries.stem}", read_files(folder / "materials"), questions)
@@ -174,6 +178,7 @@ def evaluate(
     }
     for name, config in configs:
         hits, rranks, ks = [], [], []
+        by_type: dict[str, list[tuple[bool, float]]] = {}
         for i, (q, vector) in enumerate(zip(sset.questions, vectors, strict=True)):
             query = SearchQuery(subject, EVAL_USER, [q.question], q.question, mode="hybrid")
             outcome = search(conn, query, embedder, fusion=config, query_vector=np.asarray(vector))
@@ -182,6 +187,7 @@ def evaluate(
             hits.append(first is not None)
             rranks.append(1.0 / first if first else 0.0)
             ks.append(outcome.k)
+            by_type.setdefault(q.type, []).append((hits[-1], rranks[-1]))
             progress(name, i + 1, len(sset.questions))
         conn.rollback()
         report["systems"][name] = {
@@ -189,7 +195,19 @@ def evaluate(
             "mrr@k": round(statistics.fmean(rranks), 4),
             "k_mean": round(statistics.fmean(ks), 2),
         }
+        if len(by_type) > 1:
+            report.setdefault("by_type", {})[name] = {
+                t: _type_figures(by_type[t]) for t in sorted(by_type)
+            }
     return report
+
+
+def _type_figures(results: list[tuple[bool, float]]) -> dict:
+    return {
+        "n": len(results),
+        "hit@k": round(statistics.fmean(h for h, _ in results), 4),
+        "mrr@k": round(statistics.fmean(r for _, r in results), 4),
+    }
 
 
 def chars_sweep() -> list[tuple[str, FusionConfig]]:

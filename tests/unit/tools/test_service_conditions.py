@@ -64,12 +64,14 @@ def test_course_questions_need_a_gold_material_chunk_holding_an_answer_key(tmp_p
             "question": "q",
             "answers": ["pages_per_range = 32"],
             "gold_materials": ["05.md"],
+            "type": "formula_code",
         },
         {"qid": "i2", "question": "unanswerable", "answers": [], "gold_materials": []},
+        {"qid": "i3", "question": "untyped", "answers": ["32"], "gold_materials": ["05.md"]},
     ]
     (tmp_path / "ids.jsonl").write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
     sset = from_materials(tmp_path, tmp_path / "ids.jsonl")
-    assert [q.qid for q in sset.questions] == ["i1"]
+    assert [(q.qid, q.type) for q in sset.questions] == [("i1", "formula_code"), ("i3", "qa")]
     judge = sset.questions[0].judge
     assert judge(chunk("WITH (`pages_per_range = 32`);", "05.md"))
     assert not judge(chunk("WITH (pages_per_range = 32);", "06.md"))
