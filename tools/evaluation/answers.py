@@ -15,8 +15,10 @@ the code the services run, minus Kafka). Scoring is strict:
 - an unanswerable question (no gold keys) is right only if it ends INSUFFICIENT.
 
 Beside the score: per question type, the statuses, iterations and latency, how often
-a gold passage was among the passages the answer step received, and where in a right
-answer its gold key starts (a reader should meet the answer first, not after context).
+a gold passage was among the passages the answer step received, how often one holding a
+gold key was (overall and per type: whether the search or the answer step lost a
+question), and where in a right answer its gold key starts (a reader should meet the
+answer first, not after context).
 """
 
 from __future__ import annotations
@@ -135,23 +137,30 @@ class Outcome:
     iterations: int
     latency_s: float
     key_at: int | None = None  # where the first gold key starts in the answer (characters)
+    # a gold passage that holds a gold key, as written, was among those the answer step got
+    key_reached_answer: bool = False
 
 
 def judge(
     q: EvalQuestion,
     final,
-    answered_from: list[str],
+    answered_from: list[tuple[str, str]],
     cited: list[str],
     stored: StoredSet,
     latency_s: float,
 ) -> Outcome:
-    """Strict scoring of one final answer (see the module docstring)."""
+    """Strict scoring of one final answer (see the module docstring); ``answered_from``
+    holds the gold unit and the text of each passage the answer step received."""
     gold_materials = {stored.material_of.get(u, u) for u in q.gold}
+    keys = [normalised(key) for key in q.answers]
     answer = normalised(final.answer)
-    found = [answer.find(normalised(key)) for key in q.answers if normalised(key) in answer]
+    found = [answer.find(key) for key in keys if key in answer]
     holds_key = bool(found)
     cites_gold = any(stored.material_of.get(u, u) in gold_materials for u in cited)
-    reached = any(u in q.gold for u in answered_from)
+    reached = any(u in q.gold for u, _ in answered_from)
+    key_reached = any(
+        u in q.gold and any(key in normalised(text) for key in keys) for u, text in answered_from
+    )
     if q.answerable:
         right = final.status == "ANSWERED" and holds_key and cites_gold
     else:
@@ -167,12 +176,16 @@ def judge(
         final.iterations,
         latency_s,
         min(found) if found else None,
+        key_reached,
     )
 
 
 def summarise(outcomes: list[Outcome]) -> dict:
     def share(items: list[Outcome], test) -> float:
         return round(sum(map(test, items)) / len(items), 4) if items else 0.0
+
+    def key_reached(items: list[Outcome]) -> float:
+        return share(items, lambda o: o.key_reached_answer)
 
     answered = [o for o in outcomes if o.type != "unanswerable" and o.status == "ANSWERED"]
     by_type: dict[str, list[Outcome]] = defaultdict(list)
@@ -186,7 +199,11 @@ def summarise(outcomes: list[Outcome]) -> dict:
         "questions": len(outcomes),
         "strict_right": share(outcomes, lambda o: o.right),
         "per_type": {
-            kind: {"n": len(items), "strict_right": share(items, lambda o: o.right)}
+            kind: {
+                "n": len(items),
+                "strict_right": share(items, lambda o: o.right),
+                **({} if kind == "unanswerable" else {"key_reached": key_reached(items)}),
+            }
             for kind, items in sorted(by_type.items())
         },
         "statuses": dict(Counter(o.status for o in outcomes)),
@@ -194,6 +211,7 @@ def summarise(outcomes: list[Outcome]) -> dict:
         "gold_reached_answer_step": share(
             [o for o in outcomes if o.type != "unanswerable"], lambda o: o.gold_reached_answer
         ),
+        "key_reached_answer_step": key_reached([o for o in outcomes if o.type != "unanswerable"]),
         "insufficient_when_gold_reached": share(reached, lambda o: o.status == "INSUFFICIENT"),
         "gold_key_position": {
             "median_chars": statistics.median(key_at) if key_at else None,
@@ -242,7 +260,10 @@ def run_answer_eval(
                 final = events[-1]
                 state = loop.last_states.get(final.session_id)
                 answered_from = (
-                    [stored.unit_of.get(e.chunk_id, "") for e in select_evidence(state)]
+                    [
+                        (stored.unit_of.get(e.chunk_id, ""), e.chunk_text)
+                        for e in select_evidence(state)
+                    ]
                     if state
                     else []
                 )
