@@ -190,12 +190,7 @@ def inflected_spans(text: str) -> list[tuple[int, int]]:
 def morphemes(text: str) -> list[tuple[str, str]]:
     """(surface, part of speech) of each morpheme, for callers that rebuild words from them
     (compound nouns); lines above Sudachi's size limit are cut like ``lexical_terms`` does."""
-    tok = _tokenizer()
-    return [
-        (m.surface(), m.part_of_speech()[0])
-        for piece in _pieces(unicodedata.normalize("NFKC", text))
-        for m in tok.tokenize(piece)
-    ]
+    return [(surface, pos[0]) for surface, pos, _ in tagged_morphemes(text)]
 
 
 def tagged_morphemes(text: str) -> list[tuple[str, tuple[str, ...], bool]]:
