@@ -187,7 +187,8 @@ def summarise(outcomes: list[Outcome]) -> dict:
     def key_reached(items: list[Outcome]) -> float:
         return share(items, lambda o: o.key_reached_answer)
 
-    answered = [o for o in outcomes if o.type != "unanswerable" and o.status == "ANSWERED"]
+    answerable = [o for o in outcomes if o.type != "unanswerable"]
+    answered = [o for o in answerable if o.status == "ANSWERED"]
     by_type: dict[str, list[Outcome]] = defaultdict(list)
     for outcome in outcomes:
         by_type[outcome.type].append(outcome)
@@ -208,10 +209,8 @@ def summarise(outcomes: list[Outcome]) -> dict:
         },
         "statuses": dict(Counter(o.status for o in outcomes)),
         "answered_holds_key": share(answered, lambda o: o.holds_key),
-        "gold_reached_answer_step": share(
-            [o for o in outcomes if o.type != "unanswerable"], lambda o: o.gold_reached_answer
-        ),
-        "key_reached_answer_step": key_reached([o for o in outcomes if o.type != "unanswerable"]),
+        "gold_reached_answer_step": share(answerable, lambda o: o.gold_reached_answer),
+        "key_reached_answer_step": key_reached(answerable),
         "insufficient_when_gold_reached": share(reached, lambda o: o.status == "INSUFFICIENT"),
         "gold_key_position": {
             "median_chars": statistics.median(key_at) if key_at else None,
