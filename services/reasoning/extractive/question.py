@@ -1,6 +1,6 @@
 """What shape of answer a question asks for: a value, a formula, code or a setting, a list,
-a reason, a comparison, a definition, a yes or no, a date, an e-mail address, where to find
-a thing.
+a reason, a comparison, a definition, a yes or no, a date, the weekday a class meets, an
+e-mail address, where to find a thing.
 
 The shape decides which unit of a passage answers (the formula display, not the
 sentence that mentions the formula; the list items, not the sentence that introduces
@@ -67,6 +67,16 @@ _DATE = re.compile(
     re.I,
 )
 
+# A question that asks which weekday or period a class meets (何曜日の何限, "what day"),
+# and a weekday as notes give a class's: 水曜3限, Wednesdays. A date's weekday (11月25日（水）)
+# names one lecture, not the class's slot.
+_SLOT_ASKED = re.compile(r"何曜|何限|\bwhat day\b|\bwhich days?\b|\b(?:what|which) period\b", re.I)
+_SLOT = re.compile(
+    r"[月火水木金土日]曜|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b"
+    r"|\bevery (?:mon|tues|wednes|thurs|fri|satur|sun)day\b",
+    re.I,
+)
+
 # A question that asks for an e-mail address, and an address as notes write one (at times
 # with " at " or [at] against harvesting).
 _EMAIL_ASKED = re.compile(r"メールアドレス|メアド|\be-?mail address|\be-?mail\s*[?？]?$", re.I)
@@ -96,6 +106,10 @@ def holds_date(text: str) -> bool:
     return _DATE.search(unicodedata.normalize("NFKC", text)) is not None
 
 
+def holds_slot(text: str) -> bool:
+    return _SLOT.search(unicodedata.normalize("NFKC", text)) is not None
+
+
 def holds_email(text: str) -> bool:
     return _EMAIL.search(unicodedata.normalize("NFKC", text)) is not None
 
@@ -115,6 +129,7 @@ class Wants:
     definition: bool = False
     yes_no: bool = False
     date: bool = False
+    slot: bool = False
     email: bool = False
     source: bool = False
 
@@ -131,6 +146,7 @@ def wants_of(question: str) -> Wants:
         definition=_DEFINITION.search(text) is not None,
         yes_no=_YES_NO.search(text) is not None,
         date=_DATE_ASKED.search(text) is not None,
+        slot=_SLOT_ASKED.search(text) is not None,
         email=_EMAIL_ASKED.search(text) is not None,
         source=_SOURCE_ASKED.search(text) is not None,
     )

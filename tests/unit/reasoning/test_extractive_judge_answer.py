@@ -213,6 +213,26 @@ def test_what_a_question_asks_for_by_its_form_must_be_given(
     assert judgement.satisfied_task_ids == [plan.tasks[0].task_id]
 
 
+LECTURE_NOTES = (
+    "## 線形代数 第3回 講義ノート\n\n線形代数の授業の第3回では、固有値と固有ベクトルを扱う。"
+    "授業中に解き終わらなかった演習は次回までに解いておくこと。"
+)
+SYLLABUS = (
+    "## 基本情報\n\n"
+    "| 項目 | 内容 |\n|---|---|\n"
+    "| 科目番号 | MA-1120 |\n"
+    "| 開講 | 2027年度 後期　木曜2限（10:40–12:10） |\n"
+    "| 教室 | 講義棟 A-101 |"
+)
+
+
+def test_a_question_for_the_weekday_a_class_meets_is_led_by_the_row_that_names_it(engine):
+    """The notes' header names the course in the question's words; the syllabus row that
+    answers names the weekday under its own label (開講), and leads."""
+    text, _ = answer(engine, "線形代数の授業って何曜日の何限？", [LECTURE_NOTES, SYLLABUS])
+    assert "木曜2限" in text.split("固有値")[0]  # before the notes, if they are quoted at all
+
+
 def test_findings_quote_their_passage_verbatim_with_a_reason(engine):
     _, judgement = judge(engine, "中央値と平均の違いは？", [MEDIAN, MEAN])
     texts = dict(enumerate([MEDIAN, MEAN]))

@@ -7,7 +7,7 @@ import pytest
 
 from services.common.errors import InvalidInput
 from services.reasoning.extractive import ExtractiveLLM
-from services.reasoning.extractive.question import holds_date, wants_of
+from services.reasoning.extractive.question import holds_date, holds_slot, wants_of
 from services.reasoning.extractive.text import terms
 
 
@@ -266,6 +266,8 @@ def test_a_question_of_question_words_only_has_no_keyword(engine, question):
         ("試験にメモを持ち込んでもいい？", "yes_no"),
         ("発表会は何月何日？", "date"),
         ("On which dates are the labs held?", "date"),
+        ("線形代数の授業って何曜日の何限？", "slot"),
+        ("What day is the lab session?", "slot"),
     ],
 )
 def test_the_shape_of_answer_a_question_asks_for(question, shape):
@@ -293,6 +295,19 @@ def test_a_duration_or_a_when_asks_for_no_date(question):
 )
 def test_the_ways_notes_write_a_date(text, dated):
     assert holds_date(text) is dated
+
+
+@pytest.mark.parametrize(
+    "text, slot",
+    [
+        ("開講 | 2027年度 後期 木曜2限", True),
+        ("Office hours are on Tuesdays, 16:30-18:00.", True),
+        ("第3回は 11月25日（水）3限に行う。", False),  # one lecture's date, not the class's slot
+        ("The lab is held on 4 May.", False),
+    ],
+)
+def test_the_ways_notes_give_the_weekday_a_class_meets(text, slot):
+    assert holds_slot(text) is slot
 
 
 def test_a_word_that_holds_a_question_cue_is_no_cue():
