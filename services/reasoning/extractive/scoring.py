@@ -366,13 +366,17 @@ def _shape(wants: Wants, unit: Unit, introduces_a_list: bool = False) -> float:
 
 def _slot_first(wants: Wants, scored: list[Scored]) -> list[Scored]:
     """A question that asks which weekday or period a class meets is answered by a unit
-    that names a weekday (開講 | 火曜3限), so the best such unit leads. Its words are a
-    syllabus row's (開講, 講義), not the question's (授業), so it ranked below the notes'
-    headers that name the course. On the eight course sets: course_sec and course_ds +1
-    each, course_algo's lead right but from the notes' header; none lost on the ten sets."""
+    that names a weekday (開講 | 火曜3限), so the best such unit that holds a word of the
+    question leads. Its words are a syllabus row's (開講, 講義), not the question's (授業),
+    so it ranked below the notes' headers that name the course. On the eight course sets:
+    course_sec and course_ds +1 each, course_algo's lead right but from the notes' header;
+    none lost on the ten sets. The word of the question keeps a class's slot from leading
+    an answer about an exam's day."""
     if not wants.slot:
         return scored
-    naming = next((s for s in scored if holds_slot(f"{s.unit.context} {s.unit.text}")), None)
+    naming = next(
+        (s for s in scored if s.matched and holds_slot(f"{s.unit.context} {s.unit.text}")), None
+    )
     if naming is None:
         return scored
     return [naming, *(s for s in scored if s is not naming)]

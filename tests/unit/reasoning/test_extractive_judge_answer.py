@@ -224,13 +224,26 @@ SYLLABUS = (
     "| 開講 | 2027年度 後期　木曜2限（10:40–12:10） |\n"
     "| 教室 | 講義棟 A-101 |"
 )
+EXAM = "## 期末試験\n\n期末試験は2月4日（木）3限に A-101 で行う。範囲は第1回から第14回まで。"
 
 
 def test_a_question_for_the_weekday_a_class_meets_is_led_by_the_row_that_names_it(engine):
     """The notes' header names the course in the question's words; the syllabus row that
-    answers names the weekday under its own label (開講), and leads."""
-    text, _ = answer(engine, "線形代数の授業って何曜日の何限？", [LECTURE_NOTES, SYLLABUS])
+    answers names the weekday under a label of its own (開講), and leads."""
+    notes, syllabus = passages(LECTURE_NOTES, SYLLABUS)
+    evidence = [
+        Passage(0, notes.text, context=notes.text, heading="線形代数 第3回 講義ノート"),
+        Passage(1, syllabus.text, context=syllabus.text, heading="線形代数 シラバス > 基本情報"),
+    ]
+    question = "線形代数の授業って何曜日の何限？"
+    text = "".join(engine.answer(question, "ja", evidence, True))
     assert "木曜2限" in text.split("固有値")[0]  # before the notes, if they are quoted at all
+
+
+def test_the_weekday_a_class_meets_does_not_answer_for_an_exam(engine):
+    # a one-off event's date names its weekday as (木): the class's slot is no answer
+    text, _ = answer(engine, "期末試験って何曜日の何限？", [SYLLABUS, EXAM])
+    assert text.startswith("「期末試験は2月4日（木）3限")
 
 
 def test_findings_quote_their_passage_verbatim_with_a_reason(engine):
