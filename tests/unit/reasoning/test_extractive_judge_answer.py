@@ -230,13 +230,11 @@ EXAM = "## 期末試験\n\n期末試験は2月4日（木）3限に A-101 で行�
 def test_a_question_for_the_weekday_a_class_meets_is_led_by_the_row_that_names_it(engine):
     """The notes' header names the course in the question's words; the syllabus row that
     answers names the weekday under a label of its own (開講), and leads."""
-    notes, syllabus = passages(LECTURE_NOTES, SYLLABUS)
     evidence = [
-        Passage(0, notes.text, context=notes.text, heading="線形代数 第3回 講義ノート"),
-        Passage(1, syllabus.text, context=syllabus.text, heading="線形代数 シラバス > 基本情報"),
+        Passage(0, LECTURE_NOTES, context=LECTURE_NOTES, heading="線形代数 第3回 講義ノート"),
+        Passage(1, SYLLABUS, context=SYLLABUS, heading="線形代数 シラバス > 基本情報"),
     ]
-    question = "線形代数の授業って何曜日の何限？"
-    text = "".join(engine.answer(question, "ja", evidence, True))
+    text = "".join(engine.answer("線形代数の授業って何曜日の何限？", "ja", evidence))
     assert "木曜2限" in text.split("固有値")[0]  # before the notes, if they are quoted at all
 
 
