@@ -169,39 +169,59 @@ _CODE_SPAN = re.compile(r"(`+).+?\1")
 def _obsidian_read(text: str) -> str:
     """Obsidian's Markdown as its reading view shows it: a comment is not shown, a link shows
     its alias (or the note's name), an embed is not text, a highlight is emphasis and a
-    callout's marker gives way to its title (or its type). Code is left alone (a notebook's
-    ``%%writefile`` cell magic is no comment)."""
+    callout's marker gives way to its title (or its type). Code is left alone: a notebook's
+    ``%%writefile`` cell magic is no comment, nor is `%%` in a code span ("仕様ファイルは
+    `%%` で3部に分かれる" opened a comment that took the rest of a lex spec's notes). A %%
+    that no later %% closes opens no comment, so nothing after it is dropped."""
     if not any(mark in text for mark in ("%%", "[[", "==", "[!")):
         return text
+    lines = text.split("\n")
+    out, open_since = _obsidian_lines(lines, comments=True)
+    if open_since is not None:
+        out = _obsidian_lines(lines[:open_since], comments=True)[0]
+        out += _obsidian_lines(lines[open_since:], comments=False)[0]
+    return "\n".join(out)
+
+
+def _obsidian_lines(lines: list[str], comments: bool) -> tuple[list[str], int | None]:
+    """The lines as the reading view shows them, and the line where a comment still open at
+    the end began (None when every comment closed)."""
     out: list[str] = []
     fence: str | None = None
     commented = False  # inside a %% comment that spans lines
-    for line in text.split("\n"):
+    open_since: int | None = None
+    for number, line in enumerate(lines):
         if fence is None and not commented and (marker := _FENCE.match(line)):
             fence = marker.group(1)
         elif fence is not None:
             if line.strip().startswith(fence):
                 fence = None
         else:
-            line, commented = _without_comments(line, commented)
+            if comments:
+                was_commented = commented
+                line, commented = _without_comments(line, commented)
+                if commented and not was_commented:
+                    open_since = number
             if callout := _CALLOUT.match(line):
                 quote, kind, title = callout.groups()
                 line = f"{quote}**{title.strip() or kind.capitalize()}**"
             line = _outside_code_spans(line, _obsidian_inline)
         out.append(line)
-    return "\n".join(out)
+    return out, (open_since if commented else None)
 
 
 def _without_comments(line: str, commented: bool) -> tuple[str, bool]:
-    """A line without its %% comments, and whether a comment is still open at its end."""
-    kept = ""
-    while True:
-        mark = line.find("%%")
-        if mark < 0:
-            return ("" if commented else kept + line), commented
+    """A line without its %% comments (a %% in a code span is none), and whether a comment
+    is still open at its end."""
+    spans = [m.span() for m in _CODE_SPAN.finditer(line)]
+    kept, at = "", 0
+    for mark in (m.start() for m in re.finditer("%%", line)):
+        if any(start <= mark < end for start, end in spans):
+            continue
         if not commented:
-            kept += line[:mark]
-        line, commented = line[mark + 2 :], not commented
+            kept += line[at:mark]
+        at, commented = mark + 2, not commented
+    return (kept if commented else kept + line[at:]), commented
 
 
 def _obsidian_inline(text: str) -> str:

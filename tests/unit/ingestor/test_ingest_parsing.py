@@ -287,6 +287,33 @@ def test_a_notebooks_cell_magic_is_no_obsidian_comment():
     assert sum("%%writefile" in b.text for b in blocks) == 2
 
 
+def test_a_percent_pair_in_code_opens_no_comment_and_nothing_after_it_is_lost():
+    # `%%` in a code span, then a yacc spec whose sections %% separates: all of it is text
+    text = (
+        "仕様は `%%` で区切る。\n\n"
+        "```\n%token NUM\n%%\nexpr : expr '+' NUM ;\n%%\n```\n\n"
+        "生成物は y.tab.c である。\n"
+    )
+    _, blocks = parse_markdown(text)
+    assert [b.text for b in blocks] == [
+        "仕様は `%%` で区切る。",
+        "```\n%token NUM\n%%\nexpr : expr '+' NUM ;\n%%\n```",
+        "生成物は y.tab.c である。",
+    ]
+
+
+def test_a_comment_no_later_percent_pair_closes_drops_nothing():
+    text = "達成率は 100%% を超えない。\n\n次の課題は構文解析。\n"
+    _, blocks = parse_markdown(text)
+    assert [b.text for b in blocks] == ["達成率は 100%% を超えない。", "次の課題は構文解析。"]
+
+
+def test_an_obsidian_comment_over_lines_keeps_the_text_around_it():
+    text = "例題は p=0.9。%% 去年の値\nは使わない %%ではなく p=0.8 を使う。\n"
+    _, blocks = parse_markdown(text)
+    assert [b.text for b in blocks] == ["例題は p=0.9。ではなく p=0.8 を使う。"]
+
+
 def test_word_web_page_list_paragraphs_are_items():
     # Word's "Save as Web Page": the marker and no-break spaces open an ordinary paragraph
     nbsp = "&nbsp;" * 6
