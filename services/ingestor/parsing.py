@@ -611,13 +611,21 @@ _CONTENT = {"main", "article"}
 # A link that only jumps past the page's menus ("本文へスキップ", "Skip to content") is furniture
 # too; sites mark it with a class.
 _SKIP_LINK = re.compile(r"skip", re.I)
+# ARIA landmarks a reader passes over like <nav> and <footer> (a Sphinx theme's sidebar is a
+# <div role="navigation">), and classes generated pages give to what is not their text: a
+# heading's permalink mark (¶: Sphinx, MkDocs), the line numbers beside a code listing
+# (Pygments, Rouge), CodeMirror's measuring line in a Typora export ("xxxxxxxxxx") and a
+# theme's footer ("Powered by Sphinx").
+_FURNITURE_ROLES = {"navigation", "search", "contentinfo"}
+_FURNITURE_CLASSES = {"headerlink", "linenodiv", "lineno", "CodeMirror-measure", "footer"}
 _FILE_NAME = re.compile(r"^\S+\.(?:png|jpe?g|gif|svg|webp|bmp)$", re.I)
 _LINE_BREAK = "\u2028"  # <br> survives whitespace collapsing as this, then becomes "\n"
 
 
 class _LayoutTables(HTMLParser):
     """Which tables of a page, by their order in it, lay the page out instead of tabulating:
-    those holding another table or a heading (an LMS page's two-column frame)."""
+    those holding another table or a heading (an LMS page's two-column frame), or a <pre>
+    (Pygments and Rouge set a listing beside its line numbers in a table)."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -630,7 +638,7 @@ class _LayoutTables(HTMLParser):
             self.layout.update(self._open)
             self._open.append(self._count)
             self._count += 1
-        elif tag in _HEADINGS and self._open:
+        elif (tag in _HEADINGS or tag == "pre") and self._open:
             self.layout.add(self._open[-1])
 
     def handle_endtag(self, tag: str) -> None:
@@ -675,7 +683,9 @@ class _HtmlToBlocks(HTMLParser):
         if tag == "a" and _is_skip_link(attrs):
             return True
         # an element whose end tag may be left out (<p>, <li>) could hide the rest of the page
-        return tag not in _END_OPTIONAL and _hidden(attrs, self._hidden_classes)
+        return tag not in _END_OPTIONAL and (
+            _hidden(attrs, self._hidden_classes) or _furniture(attrs)
+        )
 
     def _in_layout(self, tag: str) -> bool:
         """A tag of a layout table (its rows and cells are only the page's frame)."""
@@ -718,9 +728,10 @@ class _HtmlToBlocks(HTMLParser):
                 marker = f"{self._lists[-1][1]}. "
             self._text.append(marker)
         elif tag == "pre":
-            self._flush()
+            if not self._pre:  # a <pre> inside one is a line of it (CodeMirror writes so)
+                self._flush()
+                self._text.append("```\n")
             self._pre += 1
-            self._text.append("```\n")
         elif tag == "br":
             self._sink().append("\n" if self._pre else _LINE_BREAK)
         elif tag == "tr":
@@ -775,8 +786,11 @@ class _HtmlToBlocks(HTMLParser):
                 self._lists.pop()
         elif tag == "pre" and self._pre:
             self._pre -= 1
-            self._text.append("\n```")
-            self._flush(keep_whitespace=True)
+            if self._pre:
+                self._text.append("\n")
+            else:
+                self._text[:] = ["".join(self._text).rstrip("\n"), "\n```"]
+                self._flush(keep_whitespace=True)
         elif tag in ("td", "th") and self._cell is not None and self._row is not None:
             cell = _collapse("".join(self._cell)).replace("\n", " ")  # a row is one line
             self._place(cell.replace("|", "\\|"), *self._cell_span)
@@ -910,6 +924,12 @@ def _hidden(attrs: list[tuple[str, str | None]], hidden_classes: set[str]) -> bo
         or _DISPLAY_NONE.search(values.get("style") or "") is not None
         or bool(classes & hidden_classes)
     )
+
+
+def _furniture(attrs: list[tuple[str, str | None]]) -> bool:
+    values = dict(attrs)
+    classes = set((values.get("class") or "").split())
+    return values.get("role") in _FURNITURE_ROLES or bool(classes & _FURNITURE_CLASSES)
 
 
 def _is_skip_link(attrs: list[tuple[str, str | None]]) -> bool:

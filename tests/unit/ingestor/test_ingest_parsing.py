@@ -314,6 +314,40 @@ def test_an_obsidian_comment_over_lines_keeps_the_text_around_it():
     assert [b.text for b in blocks] == ["例題は p=0.9。ではなく p=0.8 を使う。"]
 
 
+def test_generated_pages_read_without_their_permalinks_line_numbers_and_sidebar():
+    # Sphinx / MkDocs: a ¶ permalink in each heading, a Pygments listing set beside its line
+    # numbers in a table, a sidebar that is a navigation landmark, a theme footer
+    html = (
+        '<div role="main"><h1>Parsing<a class="headerlink" href="#p">¶</a></h1>'
+        '<h2>FIRST sets<a class="headerlink" href="#f">&para;</a></h2>'
+        '<table class="highlighttable"><tr><td class="linenos"><div class="linenodiv"><pre>'
+        '1\n2</pre></div></td><td class="code"><div><pre><code>E  -&gt; T E\'\n'
+        "E' -&gt; + T E' | ε\n</code></pre></div></td></tr></table>"
+        "<p>FIRST(E) = { (, id }.</p></div>"
+        '<div class="sphinxsidebar" role="navigation"><h3>Navigation</h3><p>Syllabus</p></div>'
+        '<div class="footer">Powered by Sphinx</div>'
+    )
+    _, blocks = parse_html(html)
+    assert [(b.text, b.heading_path) for b in blocks] == [
+        ("```\nE  -> T E'\nE' -> + T E' | ε\n```", ("Parsing", "FIRST sets")),
+        ("FIRST(E) = { (, id }.", ("Parsing", "FIRST sets")),
+    ]
+
+
+def test_a_codemirror_listing_is_one_code_block():
+    # Typora's HTML export: a <pre> per line inside the block's <pre>, and a measuring line
+    html = (
+        '<pre class="md-fences"><div class="CodeMirror"><div class="CodeMirror-measure">'
+        '<pre><span>xxxxxxxxxx</span></pre></div><div class="CodeMirror-code">'
+        '<pre class="CodeMirror-line"><span>%token NUM</span></pre>'
+        '<pre class="CodeMirror-line"><span>%%</span></pre>'
+        '<pre class="CodeMirror-line"><span>expr : NUM ;</span></pre></div></div></pre>'
+        "<p>yacc の仕様。</p>"
+    )
+    _, blocks = parse_html(html)
+    assert [b.text for b in blocks] == ["```\n%token NUM\n%%\nexpr : NUM ;\n```", "yacc の仕様。"]
+
+
 def test_word_web_page_list_paragraphs_are_items():
     # Word's "Save as Web Page": the marker and no-break spaces open an ordinary paragraph
     nbsp = "&nbsp;" * 6
