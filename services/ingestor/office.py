@@ -329,9 +329,14 @@ def _open(reader, data: bytes, filename: str, kind: str):
 
 def _word_body(container) -> Iterator:
     """The body's paragraphs and tables in order, those inside content controls (a
-    template's fields, a cover page) included: python-docx's own walk skips them."""
+    template's fields, a cover page) and one-cell tables included: python-docx's own walk
+    skips the former, and reads the latter as tables."""
     for child in container.iterchildren():
-        if child.tag in (qn("w:p"), qn("w:tbl")):
+        if child.tag == qn("w:tbl") and len(cells := child.findall(f"{qn('w:tr')}/{qn('w:tc')}")) == 1:
+            # a table of one cell is a box (a listing on a shaded ground, a note), no table:
+            # its paragraphs are read as the body's, a listing's lines as a code block
+            yield from _word_body(cells[0])
+        elif child.tag in (qn("w:p"), qn("w:tbl")):
             yield child
         elif child.tag in (qn("w:sdt"), qn("w:customXml")):
             content = child.find(qn("w:sdtContent"))

@@ -63,6 +63,26 @@ def test_word_list_paragraphs_are_items_by_level_and_monospace_lines_are_code():
     assert "```\nCREATE INDEX idx_loans_member\n    ON loans (member_id);\n```" in chunk.text
 
 
+def test_a_one_cell_word_table_is_a_box_its_listing_a_code_block():
+    # handouts set a listing on a shaded ground as a table of one cell
+    document = docx.Document()
+    document.add_paragraph("次の三番地コードを基本ブロックに分ける。")
+    listing = ["L1: t1 = a + b", "    if t1 > 0 goto L3", "L2: t1 = 0"]
+    cell = document.add_table(rows=1, cols=1).cell(0, 0)
+    cell.paragraphs[0].text = listing[0]
+    for line in listing[1:]:
+        cell.add_paragraph(line)
+    for paragraph in cell.paragraphs:
+        paragraph.runs[0].font.name = "Consolas"
+    note = document.add_table(rows=1, cols=1).cell(0, 0)
+    note.paragraphs[0].text = "注意：ラベルの直後から新しいブロックが始まる。"
+    material = parse_material(saved(document), "blocks.docx")
+    text = "\n\n".join(c.text for c in material.chunks)
+    assert "```\n" + "\n".join(listing) + "\n```" in text
+    assert "注意：ラベルの直後から新しいブロックが始まる。" in text.split("\n\n")
+    assert "|" not in text
+
+
 def test_a_word_equation_is_latex_a_display_alone_and_inline_in_a_sentence():
     # python-docx skips Office Math in a paragraph's text: the formula would be lost
     chunk = chunk_with(parse_material(word_notes(), "lecture3.docx"), "次の式で計算する")
