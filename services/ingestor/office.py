@@ -332,7 +332,8 @@ def _word_body(container) -> Iterator:
     template's fields, a cover page) and one-cell tables included: python-docx's own walk
     skips the former, and reads the latter as tables."""
     for child in container.iterchildren():
-        if child.tag == qn("w:tbl") and len(cells := child.findall(f"{qn('w:tr')}/{qn('w:tc')}")) == 1:
+        cells = child.findall(f"{qn('w:tr')}/{qn('w:tc')}") if child.tag == qn("w:tbl") else []
+        if len(cells) == 1:
             # a table of one cell is a box (a listing on a shaded ground, a note), no table:
             # its paragraphs are read as the body's, a listing's lines as a code block
             yield from _word_body(cells[0])
