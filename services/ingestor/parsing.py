@@ -674,6 +674,7 @@ class _HtmlToBlocks(HTMLParser):
         self._skipped: list = []  # [tag, depth] of the element being left out, if any
         self._in = ""  # "title" or "style" while inside one
         self._hidden_classes: set[str] = set()  # classes the page's style sheet hides
+        self._term: str | None = None  # a <dt> waiting for its <dd>'s first paragraph
 
     def _leaves_out(self, tag: str, attrs: list[tuple[str, str | None]]) -> bool:
         """Page furniture, the site's banner (a <header> outside <main> and <article>), a
@@ -718,6 +719,8 @@ class _HtmlToBlocks(HTMLParser):
             self._heading_level = _HEADINGS[tag]
         elif tag in _BLOCK:
             self._flush()
+            if tag == "dt":
+                self._emit_term()  # the one before it had no <dd>
             if tag in ("ul", "ol"):
                 self._lists.append([tag == "ol", 0])
         elif tag == "li":
@@ -780,8 +783,13 @@ class _HtmlToBlocks(HTMLParser):
                 if self._heading_level == 1 and self.h1 is None:
                     self.h1 = name
             self._heading_level = 0
+        elif tag == "dt":
+            self._term = _collapse("".join(self._text)) or None
+            self._text.clear()
         elif tag in _BLOCK or tag == "li":
             self._flush()
+            if tag == "dl":
+                self._emit_term()
             if tag in ("ul", "ol") and self._lists:
                 self._lists.pop()
         elif tag == "pre" and self._pre:
@@ -820,6 +828,7 @@ class _HtmlToBlocks(HTMLParser):
         super().close()
         self._emit_table()
         self._flush()
+        self._emit_term()
 
     def _flush(self, keep_whitespace: bool = False) -> None:
         raw = "".join(self._text)
@@ -831,7 +840,15 @@ class _HtmlToBlocks(HTMLParser):
         if re.fullmatch(r"-|\d+\.", text):
             self._text.append(text + " ")  # a list marker waits for the item's first paragraph
         elif text and text != "```\n```":
+            if self._term is not None:  # a term and its definition read as one line
+                text = f"{self._term}{'' if self._term.endswith((':', '：')) else ':'} {text}"
+                self._term = None
             self.blocks.append(Block(text, self._headings.path))
+
+    def _emit_term(self) -> None:
+        if self._term is not None:
+            self.blocks.append(Block(self._term, self._headings.path))
+            self._term = None
 
     def _place(self, cell: str, rowspan: int, colspan: int) -> None:
         """A cell in its columns: the cells of rows above that span down come first; a cell

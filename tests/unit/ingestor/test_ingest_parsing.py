@@ -334,6 +334,23 @@ def test_generated_pages_read_without_their_permalinks_line_numbers_and_sidebar(
     ]
 
 
+def test_a_definition_list_reads_each_term_with_its_definition():
+    # a Sphinx field list, a glossary: the label and its value stay one line
+    html = (
+        '<dl class="field-list"><dt>開講<span class="colon">:</span></dt>'
+        "<dd><p>後期 火曜 3限</p><p>講義室 E-301</p></dd>"
+        "<dt>DFA</dt><dd>決定性有限オートマトン</dd><dt>NFA</dt></dl><p>以上。</p>"
+    )
+    _, blocks = parse_html(html)
+    assert [b.text for b in blocks] == [
+        "開講: 後期 火曜 3限",
+        "講義室 E-301",
+        "DFA: 決定性有限オートマトン",
+        "NFA",
+        "以上。",
+    ]
+
+
 def test_a_codemirror_listing_is_one_code_block():
     # Typora's HTML export: a <pre> per line inside the block's <pre>, and a measuring line
     html = (
