@@ -154,6 +154,9 @@ def parse_markdown(text: str) -> tuple[str | None, list[Block]]:
 _FRONT_TITLE = re.compile(r"""^title:[ \t]*["']?(.+?)["']?[ \t]*$""", re.M)
 _HTML_TABLE = re.compile(r"^ {0,3}<table\b", re.I)
 _DETAILS = re.compile(r"^ {0,3}</?details\b[^>]*>\s*$", re.I)
+# A line that only opens or closes a box (a Notion callout's <aside>, a <div>): the box's
+# lines are its text, the tags none.
+_BOX_TAG = re.compile(r"^ {0,3}</?(?:aside|div|section|center)\b[^>]*>\s*$", re.I)
 _SUMMARY = re.compile(r"^ {0,3}<summary\b[^>]*>(.*?)</summary>\s*$", re.I)
 _FOOTNOTE = re.compile(r"^\[\^([^\]\s]+)\]:[ \t]?(.*)$")
 
@@ -242,7 +245,8 @@ def _outside_code_spans(line: str, change) -> str:
 
 def _html_blocks_read(text: str) -> str:
     """HTML written into Markdown, read as Markdown: a <table> as a GFM table, a
-    <details> box as its summary (bold) and its body; code fences are left alone."""
+    <details> box as its summary (bold) and its body, an <aside> or <div> as its lines;
+    code fences are left alone."""
     out: list[str] = []
     lines = text.split("\n")
     fence: str | None = None
@@ -257,7 +261,7 @@ def _html_blocks_read(text: str) -> str:
             out += ["", *(part for b in blocks for part in (b.text, "")), ""]
             i = end + 1
             continue
-        elif fence is None and _DETAILS.match(line):
+        elif fence is None and (_DETAILS.match(line) or _BOX_TAG.match(line)):
             line = ""
         elif fence is None and (summary := _SUMMARY.match(line)):
             line = f"\n**{summary.group(1).strip()}**\n"

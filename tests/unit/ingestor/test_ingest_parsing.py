@@ -302,6 +302,15 @@ def test_a_percent_pair_in_code_opens_no_comment_and_nothing_after_it_is_lost():
     ]
 
 
+def test_a_notion_callout_box_reads_as_its_lines():
+    text = "<aside>\n💡 空白の規則を忘れないこと。\n\n</aside>\n\n```html\n<div>\n</div>\n```\n"
+    _, blocks = parse_markdown(text)
+    assert [b.text for b in blocks] == [
+        "💡 空白の規則を忘れないこと。",
+        "```html\n<div>\n</div>\n```",
+    ]
+
+
 def test_a_comment_no_later_percent_pair_closes_drops_nothing():
     text = "達成率は 100%% を超えない。\n\n次の課題は構文解析。\n"
     _, blocks = parse_markdown(text)
