@@ -28,6 +28,11 @@ proper noun, or a word the dictionary does not know) or a compound of katakana w
 is none. A passage holds it in katakana, or in the English it writes (Dijkstra, "mutation
 test": ``loanwords.py``), or, for a compound, word by word.
 
+A term a Japanese question glosses in English (線形走査（linear scan）, トライ木（trie）) is
+named twice: the passages hold it when they write it whole in either spelling, since its
+words apart are other things (a scan, a tree). Two near misses more are refused this way
+(course_algo, course_comp), and no answer is lost on the eleven sets.
+
 A setting the question states (``lists = 1000``, ``acks=1``) is a name with its value: the
 passages hold it when one states it, in any spacing or in prose (ef_search を 100 に), or
 tabulates it, the value in a column headed by the setting's name (a printed table with a
@@ -117,6 +122,20 @@ def names_in(question: str) -> list[list[str]]:
     return names
 
 
+# A Japanese term glossed in English in parentheses: 線形走査（linear scan）, トライ木（trie)
+# (NFKC makes the full-width parentheses ASCII).
+_GLOSS = re.compile(
+    r"([\u30a0-\u30ff\u4e00-\u9fff][\u3040-\u30ff\u4e00-\u9fff]{0,11})"
+    r"\s*\(\s*([a-z][a-z\-]*(?: [a-z][a-z\-]*){0,3})\s*\)"
+)
+
+
+def glosses_in(question: str) -> list[tuple[str, str]]:
+    """The terms a Japanese question glosses in lower-case English, as (term, English): a
+    capitalised gloss (Git, C1) is a name already."""
+    return _GLOSS.findall(unicodedata.normalize("NFKC", question))
+
+
 def absent_names(question: str, passages: Sequence[Passage], embed: Embed | None) -> list[str]:
     """The names of ``question`` that no passage holds in any accepted spelling."""
     return PassageNames(passages, embed).absent(question)
@@ -131,11 +150,26 @@ class PassageNames:
         self.embed = embed
 
     def absent(self, question: str) -> list[str]:
-        return self._absent_names(question) + [
-            f"{name} = {value}"
-            for name, value in settings_in(question)
-            if not self._states(name, value)
-        ]
+        return (
+            self._absent_names(question)
+            + [
+                f"{name} = {value}"
+                for name, value in settings_in(question)
+                if not self._states(name, value)
+            ]
+            + [
+                f"{term}（{english}）"
+                for term, english in glosses_in(question)
+                if not self._glossed(term, english)
+            ]
+        )
+
+    def _glossed(self, term: str, english: str) -> bool:
+        """The passages write the term whole, in Japanese or in the English it is glossed
+        with (a word of the English alone is another thing: scan is no linear scan)."""
+        words = r"[\s\-]*".join(map(re.escape, re.split(r"[\s\-]+", english.casefold())))
+        spelt = re.search(rf"(?<![a-z]){words}s?(?![a-z])", self._folded)
+        return term in self._text or spelt is not None
 
     def _absent_names(self, question: str) -> list[str]:
         names = names_in(question)

@@ -8,7 +8,7 @@ import pytest
 
 from services.reasoning.embedders import UseM3Embedder
 from services.reasoning.extractive import ExtractiveLLM
-from services.reasoning.extractive.names import absent_names, names_in, settings_in
+from services.reasoning.extractive.names import absent_names, glosses_in, names_in, settings_in
 from services.reasoning.llm import Passage
 
 
@@ -64,6 +64,19 @@ def test_a_name_nothing_holds_is_absent_even_beside_its_topic():
     # a typo is in letters: another number names another thing
     assert not held("How fast is aes-192-gcm here?", "aes-128-gcm runs at 6.1 GB/s.")
     assert held("How fast is aes-128-gmc here?", "aes-128-gcm runs at 6.1 GB/s.")
+
+
+def test_a_term_a_question_glosses_is_held_only_whole_in_either_spelling():
+    asked = "赤黒木（red-black tree）で回転が必要になるのはどんなとき？"
+    assert glosses_in(asked) == [("赤黒木", "red-black tree")]
+    assert held(asked, "赤黒木は、挿入のあと回転と色の塗り替えで平衡を保つ。")
+    assert held(asked, "Red-black trees keep their height logarithmic.")
+    assert held(asked, "A red black tree is a binary search tree.")
+    # its words apart are other things: a tree, a red node
+    notes = "二分探索木の回転は、左の子を根に持ち上げる操作である。red の節点は描かない。"
+    assert absent_names(asked, [Passage(0, notes)], None) == ["赤黒木（red-black tree）"]
+    # a capitalised gloss is a name already (Git), a Japanese one none (2番目の場合)
+    assert glosses_in("演習2（Git）の締切は？ 解は（2番目の場合）どうなる？") == []
 
 
 @pytest.fixture(scope="module")
