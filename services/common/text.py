@@ -34,9 +34,9 @@ _DROPPED_POS = frozenset({"助詞", "助動詞", "補助記号", "空白", "記�
 # A line that starts a list item, for the chunker and the engine's units alike: Markdown
 # bullets and numbers, and the numbering of plain-text notes and PDFs, (1), （1）, ①, a.,
 # the bullets Japanese text writes without a space (・項目, ●項目), and the ones a PDF of
-# slides prints (• item, – sub-item).
+# slides prints (• item, – sub-item, a Beamer theme's ▶ item).
 LIST_ITEM = re.compile(
-    r"^\s*(?:[-*+–]\s+|[・●○■□◆◇▪•◦‣]\s*|\d{1,2}[.)．]\s+|[a-z][.)]\s+|[(（]\d{1,2}[)）]\s*"
+    r"^\s*(?:[-*+–]\s+|[・●○■□◆◇▪•◦‣▶►▸▹➤➢]\s*|\d{1,2}[.)．]\s+|[a-z][.)]\s+|[(（]\d{1,2}[)）]\s*"
     r"|[①-⑳]\s*)"
 )
 # Sudachi refuses inputs above ~49 KB; chunks are split on line breaks below this size.

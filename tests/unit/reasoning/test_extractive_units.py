@@ -141,3 +141,13 @@ def test_what_a_code_block_printed_is_read_with_it_and_a_lone_text_block_is_not(
         ("q  wait", False),  # a text block after prose is a block of its own
     ]
     assert units[0].group == units[2].group != units[3].group
+
+
+def test_a_slide_themes_triangle_bullets_are_items():
+    # a Beamer theme prints ▶ where others print •: each line is an item of its own
+    units = units_of("今日の流れ：\n▶ シフトと還元\n▶ LR(0) 項と正準集成")
+    assert [(u.kind, u.text) for u in units] == [
+        (SENTENCE, "今日の流れ："),
+        (ITEM, "▶ シフトと還元"),
+        (ITEM, "▶ LR(0) 項と正準集成"),
+    ]
