@@ -248,6 +248,7 @@ def _titled(rows: list[list[str]]) -> bool:
     return len(rows) > 1 and _filled(rows[0]) == 1 and _filled(rows[1]) > 1
 
 
+_SCIENTIFIC = re.compile(r"^0(?:\.(0+))?E\+0+$", re.I)
 _DECIMALS = re.compile(r"^[#,]*0(?:\.(0+))?(%?)$")
 # A number format with text around the number: #,##0.0 "ms", "¥"#,##0, 0"点"
 _LITERAL = r'(?:"[^"]*"|\\.|\s)*'
@@ -256,7 +257,7 @@ _AROUND = re.compile(rf"^({_LITERAL})([#,0.%]+)({_LITERAL})$")
 
 def _value(value: object, number_format: str = "General") -> str:
     """A cell as a reader sees it: 3 not 3.0, a date without a midnight time, a number in
-    its cell's format (7.0 in a "0.0" cell, 62% in a "0%" one)."""
+    its cell's format (7.0 in a "0.0" cell, 62% in a "0%" one, 1.98E-05 in a "0.00E+00")."""
     if value is None:
         return ""
     around = _AROUND.match(number_format or "")
@@ -271,6 +272,11 @@ def _value(value: object, number_format: str = "General") -> str:
         number = number.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
         thousands = "," if "," in number_format else ""
         return f"{number:{thousands}.{decimals}f}{percent}"
+    scientific = _SCIENTIFIC.match(number_format or "")
+    if scientific and isinstance(value, int | float) and not isinstance(value, bool):
+        # Excel's 0.00E+00: two digits of exponent at least, its sign always shown
+        mantissa, exponent = f"{value:.{len(scientific.group(1) or '')}E}".split("E")
+        return f"{mantissa}E{int(exponent):+03d}"
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     if isinstance(value, datetime.datetime) and value.time() == datetime.time():

@@ -619,8 +619,10 @@ _SKIP_LINK = re.compile(r"skip", re.I)
 # <div role="navigation">), and classes generated pages give to what is not their text: a
 # heading's permalink mark (¶: Sphinx, MkDocs), the line numbers beside a code listing
 # (Pygments, Rouge), CodeMirror's measuring line in a Typora export ("xxxxxxxxxx") and a
-# theme's footer ("Powered by Sphinx").
-_FURNITURE_ROLES = {"navigation", "search", "contentinfo"}
+# theme's footer ("Powered by Sphinx"). A footnote's mark and its way back (Pandoc, Quarto:
+# doc-noteref, doc-backlink) are no text either: the mark's digit ran into the sentence
+# ("行います1。"), and the note itself is read where the page prints it.
+_FURNITURE_ROLES = {"navigation", "search", "contentinfo", "doc-noteref", "doc-backlink"}
 _FURNITURE_CLASSES = {"headerlink", "linenodiv", "lineno", "CodeMirror-measure", "footer"}
 _FILE_NAME = re.compile(r"^\S+\.(?:png|jpe?g|gif|svg|webp|bmp)$", re.I)
 _LINE_BREAK = "\u2028"  # <br> survives whitespace collapsing as this, then becomes "\n"
@@ -683,7 +685,7 @@ class _HtmlToBlocks(HTMLParser):
     def _leaves_out(self, tag: str, attrs: list[tuple[str, str | None]]) -> bool:
         """Page furniture, the site's banner (a <header> outside <main> and <article>), a
         skip link, and what the page hides (the hidden attribute, display:none)."""
-        if tag in _SKIPPED or (tag == "header" and not self._content):
+        if tag in _SKIPPED or (tag == "header" and not self._content and not _title_block(attrs)):
             return True
         if tag == "a" and _is_skip_link(attrs):
             return True
@@ -720,7 +722,8 @@ class _HtmlToBlocks(HTMLParser):
             return
         if tag in _HEADINGS:
             self._flush()
-            self._heading_level = _HEADINGS[tag]
+            if not _byline(attrs):
+                self._heading_level = _HEADINGS[tag]
         elif tag in _BLOCK:
             self._flush()
             if tag == "dt":
@@ -787,6 +790,8 @@ class _HtmlToBlocks(HTMLParser):
                 if self._heading_level == 1 and self.h1 is None:
                     self.h1 = name
             self._heading_level = 0
+        elif tag in _HEADINGS:  # a byline set as a heading: a paragraph
+            self._flush()
         elif tag == "dt":
             self._term = _collapse("".join(self._text)) or None
             self._text.clear()
@@ -945,6 +950,18 @@ def _hidden(attrs: list[tuple[str, str | None]], hidden_classes: set[str]) -> bo
         or _DISPLAY_NONE.search(values.get("style") or "") is not None
         or bool(classes & hidden_classes)
     )
+
+
+def _title_block(attrs: list[tuple[str, str | None]]) -> bool:
+    """Pandoc's and Quarto's <header id="title-block-header">: the page's own title, author
+    and date, no site banner."""
+    return dict(attrs).get("id") == "title-block-header"
+
+
+def _byline(attrs: list[tuple[str, str | None]]) -> bool:
+    """A heading element that holds a page's author, date or subtitle (R Markdown sets them
+    as <h4 class="author">): a line of the page, no section of it."""
+    return bool(set((dict(attrs).get("class") or "").split()) & {"author", "date", "subtitle"})
 
 
 def _furniture(attrs: list[tuple[str, str | None]]) -> bool:

@@ -146,8 +146,9 @@ def _read_two_byte_codes(page: PageObject) -> None:
 def _without_running_lines(pages: list[Lines]) -> list[Lines]:
     """Without the running header and footer: a line among the first two or last two of
     its page that stands there, the same but for the page's own number ("3 / 15", "- 4 -"),
-    on three pages or more and three in five. Slides exported as PDF carry the course, the
-    lecture and the page so."""
+    on three pages or more and three in five, or on both pages of two. Slides exported as
+    PDF carry the course, the lecture and the page so; a page a browser printed, its date,
+    title and address ("2026/06/03 22:14 notes.md", "file:///…/notes.md 1/2")."""
 
     def edges(lines: Lines) -> set[int]:
         printed = [i for i, (raw, _) in enumerate(lines) if raw.strip()]
@@ -159,14 +160,15 @@ def _without_running_lines(pages: list[Lines]) -> list[Lines]:
         text = re.sub(rf"^([\s\-–—(]*){page}(?!\d)", r"\1#", text)
         return re.sub(rf"(?<!\d){page}([\s\-–—)]*)$", r"#\1", text)
 
-    if len(pages) < 3:
+    if len(pages) < 2:
         return pages
     shapes = [
         {i: shape(lines[i][0], page) for i in edges(lines)}
         for page, lines in enumerate(pages, start=1)
     ]
     seen = Counter(s for found in shapes for s in set(found.values()))
-    running = {s for s, n in seen.items() if n >= 3 and n * 5 >= len(pages) * 3}
+    needed = min(3, len(pages))
+    running = {s for s, n in seen.items() if n >= needed and n * 5 >= len(pages) * 3}
     return [
         [line for i, line in enumerate(lines) if found.get(i) not in running]
         for lines, found in zip(pages, shapes, strict=True)

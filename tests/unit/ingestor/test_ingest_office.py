@@ -384,6 +384,8 @@ def test_tables_side_by_side_are_two_tables_and_dates_read_as_formatted():
         (7, '0"点"', "7点"),
         (datetime.datetime(2026, 5, 12), 'm"月"d"日"(aaa)', "5月12日(火)"),
         (datetime.datetime(2026, 5, 12), "yyyy/m/d (ddd)", "2026/5/12 (Tue)"),
+        (1.978390635315463e-05, "0.00E+00", "1.98E-05"),  # an error as the sheet shows it
+        (12345.678, "0.0E+00", "1.2E+04"),
     ],
 )
 def test_a_cell_reads_as_its_format_shows_it(value, number_format, shown):

@@ -360,6 +360,24 @@ def test_a_definition_list_reads_each_term_with_its_definition():
     ]
 
 
+def test_a_pandoc_title_block_and_a_byline_are_the_pages_lines():
+    # Pandoc and Quarto put title, author and date in a <header>; R Markdown sets the
+    # author and date as <h4>; a footnote's mark is no text
+    html = (
+        '<header id="title-block-header"><h1 class="title">Quadrature</h1>'
+        '<p class="author">Dr H. Lindqvist</p></header>'
+        '<h4 class="date">7 May 2026</h4><h2>Simpson</h2>'
+        '<p>Error O(h^4)<a href="#fn1" class="footnote-ref" role="doc-noteref"><sup>1</sup></a>.'
+        "</p>"
+    )
+    _, blocks = parse_html(html)
+    assert [(b.text, b.heading_path) for b in blocks] == [
+        ("Dr H. Lindqvist", ("Quadrature",)),
+        ("7 May 2026", ("Quadrature",)),
+        ("Error O(h^4).", ("Quadrature", "Simpson")),
+    ]
+
+
 def test_a_codemirror_listing_is_one_code_block():
     # Typora's HTML export: a <pre> per line inside the block's <pre>, and a measuring line
     html = (

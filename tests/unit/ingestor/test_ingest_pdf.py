@@ -83,6 +83,15 @@ def test_the_running_footer_of_every_page_is_left_out():
     assert [b.text for b in blocks] == topics  # "Exercise 2" on page 2 is no page number
 
 
+def test_a_browser_prints_date_title_and_address_on_both_of_two_pages_and_they_go():
+    pages = [
+        ["2026/06/03 22:14 notes.md", topic, f"file:///home/t/notes.md {n}/2"]
+        for n, topic in enumerate(["Gaussian elimination", "LU decomposition"], 1)
+    ]
+    blocks = parse_pdf(make_pdf(pages), "notes.pdf").blocks
+    assert [b.text for b in blocks] == ["Gaussian elimination", "LU decomposition"]
+
+
 def test_bullets_printed_on_a_slide_are_items_each():
     items = [f"- Bullet {n} on a line as long as the others on this slide page" for n in (1, 2)]
     blocks = parse_pdf(make_pdf([["Plan for the two lectures", *items]]), "plan.pdf").blocks
