@@ -102,7 +102,7 @@ def parse_markdown(text: str) -> tuple[str | None, list[Block]]:
     front = _FRONT_MATTER.match(text)
     named = _FRONT_TITLE.search(front.group(0)) if front else None
     text = text[front.end() :] if front else text
-    text = _with_footnotes_inline(_html_blocks_read(_obsidian_read(text)))
+    text = _with_footnotes_inline(_html_blocks_read(_obsidian_read(_links_inline(text))))
     headings = _Headings()
     blocks: list[Block] = []
     title: str | None = None
@@ -267,6 +267,46 @@ def _html_blocks_read(text: str) -> str:
             line = f"\n**{summary.group(1).strip()}**\n"
         out.append(line)
         i += 1
+    return "\n".join(out)
+
+
+# A reference-style link's definition ([ieee]: https://… "title"), and a link that uses one:
+# [text][ref], [text][] or [ref] alone.
+_LINK_DEFINITION = re.compile(
+    r"^ {0,3}\[([^\]^][^\]]*)\]:[ \t]*<?(\S+?)>?(?:[ \t]+[\"'(].*[\"')])?[ \t]*$"
+)
+_REFERENCE_LINK = re.compile(r"\[([^\[\]]+)\](?:\[([^\[\]]*)\])?(?![(:\[])")
+
+
+def _links_inline(text: str) -> str:
+    """Reference-style links as inline ones ([text](url)), as a reader sees them, and no
+    definition lines left at the end of the text; code is left alone."""
+    lines = text.split("\n")
+    urls: dict[str, str] = {}
+    fence: str | None = None
+    for line in lines:
+        if marker := _FENCE.match(line):
+            fence = None if fence and line.strip().startswith(fence) else fence or marker.group(1)
+        elif fence is None and (definition := _LINK_DEFINITION.match(line)):
+            urls.setdefault(definition.group(1).strip().casefold(), definition.group(2))
+    if not urls:
+        return text
+
+    def inline(m: re.Match) -> str:
+        label, ref = m.group(1), m.group(2)
+        url = urls.get((ref or label).strip().casefold())
+        return f"[{label}]({url})" if url else m.group(0)
+
+    out: list[str] = []
+    fence = None
+    for line in lines:
+        if marker := _FENCE.match(line):
+            fence = None if fence and line.strip().startswith(fence) else fence or marker.group(1)
+        elif fence is None:
+            if _LINK_DEFINITION.match(line):
+                continue
+            line = _outside_code_spans(line, lambda part: _REFERENCE_LINK.sub(inline, part))
+        out.append(line)
     return "\n".join(out)
 
 

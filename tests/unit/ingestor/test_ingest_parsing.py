@@ -302,6 +302,19 @@ def test_a_percent_pair_in_code_opens_no_comment_and_nothing_after_it_is_lost():
     ]
 
 
+def test_reference_style_links_read_as_inline_links_and_their_definitions_go():
+    text = (
+        "規格は [IEEE 754 の概要][ieee] を、演習は [NumHub][] を見ること。`m[i][j]` は配列。\n\n"
+        '[ieee]: https://lms.example/ieee754.pdf "IEEE 754"\n'
+        "[numhub]: <https://numhub.example/guide>\n"
+    )
+    _, blocks = parse_markdown(text)
+    assert [b.text for b in blocks] == [
+        "規格は [IEEE 754 の概要](https://lms.example/ieee754.pdf) を、演習は "
+        "[NumHub](https://numhub.example/guide) を見ること。`m[i][j]` は配列。"
+    ]
+
+
 def test_a_notion_callout_box_reads_as_its_lines():
     text = "<aside>\n💡 空白の規則を忘れないこと。\n\n</aside>\n\n```html\n<div>\n</div>\n```\n"
     _, blocks = parse_markdown(text)
