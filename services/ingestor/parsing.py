@@ -723,8 +723,9 @@ class _HtmlToBlocks(HTMLParser):
         self._term: str | None = None  # a <dt> waiting for its <dd>'s first paragraph
 
     def _leaves_out(self, tag: str, attrs: list[tuple[str, str | None]]) -> bool:
-        """Page furniture, the site's banner (a <header> outside <main> and <article>), a
-        skip link, and what the page hides (the hidden attribute, display:none)."""
+        """Page furniture (navigation landmarks, permalinks, line numbers: _FURNITURE_*), the
+        site's banner (a <header> outside <main> and <article>, but for a Pandoc title
+        block), a skip link, and what the page hides (the hidden attribute, display:none)."""
         if tag in _SKIPPED or (tag == "header" and not self._content and not _title_block(attrs)):
             return True
         if tag == "a" and _is_skip_link(attrs):
