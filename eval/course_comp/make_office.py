@@ -18,98 +18,145 @@ from docx.shared import Pt, RGBColor
 from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font, PatternFill
 from pptx import Presentation
-from pptx.util import Emu, Pt as PPt
+from pptx.util import Emu
+from pptx.util import Pt as PPt
 
 OUT = Path(__file__).parent / "materials"
 
 # ------------------------------------------------------------------ 04 Keynote-like deck
 DECK = [
-    ("Semantic Analysis and Type Checking",
-     ["Lectures 9–10 · CC-2270 Compiler Construction", "Dr Aoife Brennan", "8 and 15 December 2026"],
-     "Welcome back after the quiz. The marked quiz papers are returned in Lecture 9; the class average was not final when these slides were made."),
-    ("Getting help",
-     ["Office hours: Thursdays 10:30–12:00, room E-512 (visitors' office)",
-      "E-mail: a.brennan@shiomi-tech.example – please put [CC-2270] in the subject",
-      "Questions in Japanese are fine in class; I will answer in English and Dr Sakakibara can help with translation",
-      "My last lecture in this course is Lecture 11 (22 December)"],
-     "From January I am back at my home university, so after 22 December please send questions about Lectures 4, 5 and 9–11 to Dr Sakakibara or to the Q&A forum."),
-    ("Parse tree vs. AST",
-     ["A parse tree records every step of the derivation, including E', T' and the punctuation",
-      "An abstract syntax tree keeps only what later phases need: operators, operands, statements",
-      "Precedence and associativity are already in the shape of the AST, so parentheses disappear",
-      "Every AST node carries its source line for error messages"],
-     "Example on the board: for a = b * 2 + c the AST has 7 nodes, while the parse tree with grammar G1 has more than 20. The reference parser of Assignment 2 uses 14 AST node kinds."),
-    ("An AST node in C",
-     ["typedef enum { N_NUM, N_ID, N_BIN, N_ASSIGN, N_IF, N_WHILE, N_CALL } NodeKind;",
-      "typedef struct Node {",
-      "    NodeKind kind;",
-      "    int line;",
-      "    Type *type;         /* filled in by the type checker */",
-      "    union {",
-      "        int ival;",
-      "        Symbol *sym;",
-      "        struct { int op; struct Node *lhs, *rhs; } bin;",
-      "    } u;",
-      "} Node;"],
-     "The union keeps nodes small. In Assignment 2 you must fill in line for every node; the autograder checks the line numbers in your error messages."),
-    ("Symbol tables and scopes",
-     ["One hash table per scope; the scopes form a stack",
-      "enter_scope() at '{', exit_scope() at '}'",
-      "lookup(name) searches from the innermost scope outwards; insert(name) only touches the innermost one",
-      "MiniC-S: a name may be declared once per block",
-      "Shadowing an outer name is legal, but the checker prints warning W104"],
-     "Why a stack of tables and not one table with a scope number on each entry? Both work. The stack makes exit_scope cheap: you drop the whole innermost table at once instead of deleting entries one by one."),
-    ("What the semantic checker reports",
-     ["E201 undeclared identifier",
-      "E202 redeclaration in the same block",
-      "E205 wrong number of arguments in a call",
-      "E207 break or continue outside a loop",
-      "E212 narrowing assignment (float to int) without a cast",
-      "E215 return type does not match the function"],
-     "These are the codes used by the reference checker and the autograder. Print them exactly in the format 'line 12: E201 undeclared identifier x'."),
-    ("Type rules as inference rules",
-     ["Premises above the line, conclusion below; Γ maps names to types",
-      "(T-Var)   Γ(x) = τ   ⟹   Γ ⊢ x : τ",
-      "(T-Add)   Γ ⊢ e1 : int,  Γ ⊢ e2 : int   ⟹   Γ ⊢ e1 + e2 : int",
-      "(T-AddF)  Γ ⊢ e1 : τ1,  Γ ⊢ e2 : τ2,  float ∈ {τ1, τ2}   ⟹   Γ ⊢ e1 + e2 : float",
-      "(T-If)    Γ ⊢ c : int,  Γ ⊢ s1 ok,  Γ ⊢ s2 ok   ⟹   Γ ⊢ if (c) s1 else s2 ok"],
-     "MiniC-S has no bool type: conditions are int, as in C. That is why T-If asks for c : int."),
-    ("Coercions in MiniC-S",
-     ["TABLE"],
-     "The inserted conversion instruction is called i2f in our three-address code; you will see it again in Lecture 11."),
-    ("A type checker in a few lines",
-     ["def check(e, env):",
-      "    match e:",
-      "        case Num():",
-      "            return INT",
-      "        case Var(name):",
-      "            if name not in env:",
-      "                raise TypeErr(f\"E201 undeclared identifier {name}\", e.line)",
-      "            return env[name]",
-      "        case Bin(op, l, r):",
-      "            tl, tr = check(l, env), check(r, env)",
-      "            return FLOAT if FLOAT in (tl, tr) else INT"],
-     "The checker is a post-order walk: check the children first, then decide the type of the node. It is also where the i2f nodes are inserted."),
-    ("Type equivalence",
-     ["Name equivalence: two types are equal only if they have the same name",
-      "Structural equivalence: equal if they are built the same way from the same parts",
-      "MiniC-S uses name equivalence for struct types",
-      "and structural equivalence for arrays: same element type and same length"],
-     "Exercise answer: struct P {int x;} and struct Q {int x;} are different types in MiniC-S, even though they look the same."),
-    ("Summary",
-     ["AST: the tree the later phases work on",
-      "Symbol tables: a stack of scopes",
-      "Type checking: a post-order walk that applies the type rules and inserts coercions",
-      "Next: Lecture 11, intermediate representation (three-address code, basic blocks, SSA)"],
-     "The first 20 minutes of Lecture 10 were not recorded because of a microphone fault; the slides are complete, so use them for that part."),
+    (
+        "Semantic Analysis and Type Checking",
+        [
+            "Lectures 9–10 · CC-2270 Compiler Construction",
+            "Dr Aoife Brennan",
+            "8 and 15 December 2026",
+        ],
+        "Welcome back after the quiz. The marked quiz papers are returned in Lecture 9; the class average was not final when these slides were made.",
+    ),
+    (
+        "Getting help",
+        [
+            "Office hours: Thursdays 10:30–12:00, room E-512 (visitors' office)",
+            "E-mail: a.brennan@shiomi-tech.example – please put [CC-2270] in the subject",
+            "Questions in Japanese are fine in class; I will answer in English and Dr Sakakibara can help with translation",
+            "My last lecture in this course is Lecture 11 (22 December)",
+        ],
+        "From January I am back at my home university, so after 22 December please send questions about Lectures 4, 5 and 9–11 to Dr Sakakibara or to the Q&A forum.",
+    ),
+    (
+        "Parse tree vs. AST",
+        [
+            "A parse tree records every step of the derivation, including E', T' and the punctuation",
+            "An abstract syntax tree keeps only what later phases need: operators, operands, statements",
+            "Precedence and associativity are already in the shape of the AST, so parentheses disappear",
+            "Every AST node carries its source line for error messages",
+        ],
+        "Example on the board: for a = b * 2 + c the AST has 7 nodes, while the parse tree with grammar G1 has more than 20. The reference parser of Assignment 2 uses 14 AST node kinds.",
+    ),
+    (
+        "An AST node in C",
+        [
+            "typedef enum { N_NUM, N_ID, N_BIN, N_ASSIGN, N_IF, N_WHILE, N_CALL } NodeKind;",
+            "typedef struct Node {",
+            "    NodeKind kind;",
+            "    int line;",
+            "    Type *type;         /* filled in by the type checker */",
+            "    union {",
+            "        int ival;",
+            "        Symbol *sym;",
+            "        struct { int op; struct Node *lhs, *rhs; } bin;",
+            "    } u;",
+            "} Node;",
+        ],
+        "The union keeps nodes small. In Assignment 2 you must fill in line for every node; the autograder checks the line numbers in your error messages.",
+    ),
+    (
+        "Symbol tables and scopes",
+        [
+            "One hash table per scope; the scopes form a stack",
+            "enter_scope() at '{', exit_scope() at '}'",
+            "lookup(name) searches from the innermost scope outwards; insert(name) only touches the innermost one",
+            "MiniC-S: a name may be declared once per block",
+            "Shadowing an outer name is legal, but the checker prints warning W104",
+        ],
+        "Why a stack of tables and not one table with a scope number on each entry? Both work. The stack makes exit_scope cheap: you drop the whole innermost table at once instead of deleting entries one by one.",
+    ),
+    (
+        "What the semantic checker reports",
+        [
+            "E201 undeclared identifier",
+            "E202 redeclaration in the same block",
+            "E205 wrong number of arguments in a call",
+            "E207 break or continue outside a loop",
+            "E212 narrowing assignment (float to int) without a cast",
+            "E215 return type does not match the function",
+        ],
+        "These are the codes used by the reference checker and the autograder. Print them exactly in the format 'line 12: E201 undeclared identifier x'.",
+    ),
+    (
+        "Type rules as inference rules",
+        [
+            "Premises above the line, conclusion below; Γ maps names to types",
+            "(T-Var)   Γ(x) = τ   ⟹   Γ ⊢ x : τ",
+            "(T-Add)   Γ ⊢ e1 : int,  Γ ⊢ e2 : int   ⟹   Γ ⊢ e1 + e2 : int",
+            "(T-AddF)  Γ ⊢ e1 : τ1,  Γ ⊢ e2 : τ2,  float ∈ {τ1, τ2}   ⟹   Γ ⊢ e1 + e2 : float",
+            "(T-If)    Γ ⊢ c : int,  Γ ⊢ s1 ok,  Γ ⊢ s2 ok   ⟹   Γ ⊢ if (c) s1 else s2 ok",
+        ],
+        "MiniC-S has no bool type: conditions are int, as in C. That is why T-If asks for c : int.",
+    ),
+    (
+        "Coercions in MiniC-S",
+        ["TABLE"],
+        "The inserted conversion instruction is called i2f in our three-address code; you will see it again in Lecture 11.",
+    ),
+    (
+        "A type checker in a few lines",
+        [
+            "def check(e, env):",
+            "    match e:",
+            "        case Num():",
+            "            return INT",
+            "        case Var(name):",
+            "            if name not in env:",
+            '                raise TypeErr(f"E201 undeclared identifier {name}", e.line)',
+            "            return env[name]",
+            "        case Bin(op, l, r):",
+            "            tl, tr = check(l, env), check(r, env)",
+            "            return FLOAT if FLOAT in (tl, tr) else INT",
+        ],
+        "The checker is a post-order walk: check the children first, then decide the type of the node. It is also where the i2f nodes are inserted.",
+    ),
+    (
+        "Type equivalence",
+        [
+            "Name equivalence: two types are equal only if they have the same name",
+            "Structural equivalence: equal if they are built the same way from the same parts",
+            "MiniC-S uses name equivalence for struct types",
+            "and structural equivalence for arrays: same element type and same length",
+        ],
+        "Exercise answer: struct P {int x;} and struct Q {int x;} are different types in MiniC-S, even though they look the same.",
+    ),
+    (
+        "Summary",
+        [
+            "AST: the tree the later phases work on",
+            "Symbol tables: a stack of scopes",
+            "Type checking: a post-order walk that applies the type rules and inserts coercions",
+            "Next: Lecture 11, intermediate representation (three-address code, basic blocks, SSA)",
+        ],
+        "The first 20 minutes of Lecture 10 were not recorded because of a microphone fault; the slides are complete, so use them for that part.",
+    ),
 ]
 
-COERCE = [["Operation", "Operand types", "Result", "What the compiler does"],
-          ["a + b", "int, int", "int", "nothing"],
-          ["a + b", "int, float", "float", "widens the int operand (i2f)"],
-          ["x = e", "x: float, e: int", "float", "widens e (i2f)"],
-          ["x = e", "x: int, e: float", "—", "error E212"],
-          ["a < b", "any numeric", "int", "result is 0 or 1"]]
+COERCE = [
+    ["Operation", "Operand types", "Result", "What the compiler does"],
+    ["a + b", "int, int", "int", "nothing"],
+    ["a + b", "int, float", "float", "widens the int operand (i2f)"],
+    ["x = e", "x: float, e: int", "float", "widens e (i2f)"],
+    ["x = e", "x: int, e: float", "—", "error E212"],
+    ["a < b", "any numeric", "int", "result is 0 or 1"],
+]
 
 
 def _textbox(slide, x, y, w, h, lines, size, bold=False, font="Helvetica Neue", bullets=False):
@@ -145,8 +192,9 @@ def make_deck() -> None:
         else:
             _textbox(s, 600000, 350000, 11000000, 900000, [title], 32, bold=True)
             if body == ["TABLE"]:
-                shape = s.shapes.add_table(len(COERCE), 4, Emu(600000), Emu(1500000),
-                                           Emu(11000000), Emu(3000000))
+                shape = s.shapes.add_table(
+                    len(COERCE), 4, Emu(600000), Emu(1500000), Emu(11000000), Emu(3000000)
+                )
                 for r, row in enumerate(COERCE):
                     for c, val in enumerate(row):
                         shape.table.cell(r, c).text = val
@@ -167,53 +215,114 @@ DOC = [
     ("title", "第12〜14回　データフロー解析・レジスタ割付・コード生成"),
     ("p", "コンパイラ構成論（CC-2270）配布資料06　2027年1月12日／19日／26日　榊原 諒"),
     ("h1", "1. データフロー解析の考え方"),
-    ("p", "データフロー解析は、プログラムの各点で成り立つ事実（どの定義が届くか、どの変数が後で使われるか）を、制御フローグラフ（CFG）の上で求める方法です。基本ブロック B ごとに入口の集合 IN[B] と出口の集合 OUT[B] を考え、ブロック内の効果を gen と kill（生存変数では use と def）で表します。"),
+    (
+        "p",
+        "データフロー解析は、プログラムの各点で成り立つ事実（どの定義が届くか、どの変数が後で使われるか）を、制御フローグラフ（CFG）の上で求める方法です。基本ブロック B ごとに入口の集合 IN[B] と出口の集合 OUT[B] を考え、ブロック内の効果を gen と kill（生存変数では use と def）で表します。",
+    ),
     ("p", "どの解析も、次の3つを決めれば同じ枠組み（反復による不動点の計算）で解けます。"),
     ("num", "向き：前向き（入口から出口へ）か、後ろ向き（出口から入口へ）か"),
     ("num", "合流演算：複数の辺が合流するところで和集合（∪）を取るか、積集合（∩）を取るか"),
     ("num", "初期値：反復を始める前の IN / OUT の値"),
-    ("table", [["解析", "向き", "合流", "初期値", "用途"],
-               ["到達定義", "前向き", "∪", "OUT[B] = ∅", "定数伝播、未初期化変数の検出"],
-               ["生存変数", "後ろ向き", "∪", "IN[B] = ∅", "レジスタ割付、不要コード削除"],
-               ["利用可能式", "前向き", "∩", "OUT[B] = 全式（入口以外）", "共通部分式の削除"]]),
+    (
+        "table",
+        [
+            ["解析", "向き", "合流", "初期値", "用途"],
+            ["到達定義", "前向き", "∪", "OUT[B] = ∅", "定数伝播、未初期化変数の検出"],
+            ["生存変数", "後ろ向き", "∪", "IN[B] = ∅", "レジスタ割付、不要コード削除"],
+            ["利用可能式", "前向き", "∩", "OUT[B] = 全式（入口以外）", "共通部分式の削除"],
+        ],
+    ),
     ("h2", "1.1 到達定義（reaching definitions）"),
-    ("p", "定義 d: x = … が点 p に「到達する」とは、d から p への経路があり、その途中で x が再定義されないことです。"),
+    (
+        "p",
+        "定義 d: x = … が点 p に「到達する」とは、d から p への経路があり、その途中で x が再定義されないことです。",
+    ),
     ("eq", "OUT[B] = gen[B] ∪ (IN[B] − kill[B])　　IN[B] = ∪_{P ∈ pred(B)} OUT[P]"),
     ("h2", "1.2 生存変数（liveness）"),
-    ("p", "変数 x が点 p で「生きている」とは、p から始まるある経路で、x が再定義される前に使われることです。向きは後ろ向きです。"),
+    (
+        "p",
+        "変数 x が点 p で「生きている」とは、p から始まるある経路で、x が再定義される前に使われることです。向きは後ろ向きです。",
+    ),
     ("eq", "IN[B] = use[B] ∪ (OUT[B] − def[B])　　OUT[B] = ∪_{S ∈ succ(B)} IN[S]"),
-    ("p", "use[B] は B の中で定義より前に使われる変数、def[B] は B の中で使われるより前に定義される変数です。"),
+    (
+        "p",
+        "use[B] は B の中で定義より前に使われる変数、def[B] は B の中で使われるより前に定義される変数です。",
+    ),
     ("h2", "1.3 例題プログラム P"),
     ("p", "講義と演習3で使う例です（三番地コード）。"),
-    ("code", "B1: a = 0\n    b = 1\nB2: c = a + b\n    d = c * 2\n    if c > 100 goto B4\nB3: a = b\n    b = d\n    goto B2\nB4: return d"),
-    ("table", [["ブロック", "use", "def", "後続"],
-               ["B1", "∅", "{a, b}", "B2"],
-               ["B2", "{a, b}", "{c, d}", "B3, B4"],
-               ["B3", "{b, d}", "{a, b}", "B2"],
-               ["B4", "{d}", "∅", "（なし）"]]),
-    ("p", "IN / OUT の反復計算の結果は、TA の演習ノートブック（08）に出力があります。手で計算して一致するか確かめてください。"),
+    (
+        "code",
+        "B1: a = 0\n    b = 1\nB2: c = a + b\n    d = c * 2\n    if c > 100 goto B4\nB3: a = b\n    b = d\n    goto B2\nB4: return d",
+    ),
+    (
+        "table",
+        [
+            ["ブロック", "use", "def", "後続"],
+            ["B1", "∅", "{a, b}", "B2"],
+            ["B2", "{a, b}", "{c, d}", "B3, B4"],
+            ["B3", "{b, d}", "{a, b}", "B2"],
+            ["B4", "{d}", "∅", "（なし）"],
+        ],
+    ),
+    (
+        "p",
+        "IN / OUT の反復計算の結果は、TA の演習ノートブック（08）に出力があります。手で計算して一致するか確かめてください。",
+    ),
     ("h1", "2. レジスタ割付"),
     ("h2", "2.1 干渉グラフ"),
-    ("p", "2つの変数が同時に生きている点があるとき、その2つは同じレジスタに置けません。変数を頂点とし、同時に生きている変数の間に辺を張ったものが干渉グラフです。実際には「x を定義する命令の直後に生きている変数 y（y ≠ x）」との間に辺を張れば十分です。ただし移動命令 x = y では、x と y の間に辺を張りません（同じレジスタにできれば移動命令を消せるため）。"),
+    (
+        "p",
+        "2つの変数が同時に生きている点があるとき、その2つは同じレジスタに置けません。変数を頂点とし、同時に生きている変数の間に辺を張ったものが干渉グラフです。実際には「x を定義する命令の直後に生きている変数 y（y ≠ x）」との間に辺を張れば十分です。ただし移動命令 x = y では、x と y の間に辺を張りません（同じレジスタにできれば移動命令を消せるため）。",
+    ),
     ("h2", "2.2 グラフ彩色（Chaitin 方式）"),
     ("p", "使えるレジスタが k 個のとき、次の手順で彩色します。"),
-    ("num2", "単純化：次数が k 未満の頂点を1つ選んでグラフから取り除き、スタックに積む。これを繰り返す。"),
-    ("num2", "スピル：次数 k 未満の頂点がなくなったら、スピルコストが最も小さい頂点をスピル候補として取り除き、スタックに積む。"),
-    ("num2", "選択：スタックから1つずつ取り出してグラフに戻し、隣接頂点と違う色（レジスタ）を割り当てる。"),
-    ("num2", "実スピル：色が残っていなければその変数をメモリに置き、ロード・ストアを挿入して最初からやり直す。"),
-    ("p", "スピルコストは「使用回数と定義回数の和を、ループの深さに応じて重み付けしたもの」を次数で割った値を使います。演習3では、ループの中の出現を 10 倍に数えます。"),
+    (
+        "num2",
+        "単純化：次数が k 未満の頂点を1つ選んでグラフから取り除き、スタックに積む。これを繰り返す。",
+    ),
+    (
+        "num2",
+        "スピル：次数 k 未満の頂点がなくなったら、スピルコストが最も小さい頂点をスピル候補として取り除き、スタックに積む。",
+    ),
+    (
+        "num2",
+        "選択：スタックから1つずつ取り出してグラフに戻し、隣接頂点と違う色（レジスタ）を割り当てる。",
+    ),
+    (
+        "num2",
+        "実スピル：色が残っていなければその変数をメモリに置き、ロード・ストアを挿入して最初からやり直す。",
+    ),
+    (
+        "p",
+        "スピルコストは「使用回数と定義回数の和を、ループの深さに応じて重み付けしたもの」を次数で割った値を使います。演習3では、ループの中の出現を 10 倍に数えます。",
+    ),
     ("eq", "cost(v) = ( Σ_{v の出現 i} 10^{depth(i)} ) / degree(v)"),
-    ("p", "例題プログラム P の干渉グラフには b, c, d の三角形があるので、2 色では塗れません（k = 2 では必ずスピルが出ます）。"),
+    (
+        "p",
+        "例題プログラム P の干渉グラフには b, c, d の三角形があるので、2 色では塗れません（k = 2 では必ずスピルが出ます）。",
+    ),
     ("h1", "3. コード生成と簡単な最適化"),
-    ("p", "MiniC-S コンパイラの後段は、三番地コードを仮想機械 SVM-16 のアセンブリに変換します。SVM-16 は汎用レジスタ r0〜r15 を持ち、r0 は常に 0、r14 はスタックポインタ、r15 は戻り番地です。割付に使えるのは r1〜r11 の 11 個です。"),
-    ("code", "# t1 = a + b ; t2 = t1 * 4 ; x = t2   （a→r1, b→r2, t1→r3, t2→r3, x→r4）\nadd  r3, r1, r2\nshli r3, r3, 2        # * 4 を左シフトに強さの低減\nmov  r4, r3"),
+    (
+        "p",
+        "MiniC-S コンパイラの後段は、三番地コードを仮想機械 SVM-16 のアセンブリに変換します。SVM-16 は汎用レジスタ r0〜r15 を持ち、r0 は常に 0、r14 はスタックポインタ、r15 は戻り番地です。割付に使えるのは r1〜r11 の 11 個です。",
+    ),
+    (
+        "code",
+        "# t1 = a + b ; t2 = t1 * 4 ; x = t2   （a→r1, b→r2, t1→r3, t2→r3, x→r4）\nadd  r3, r1, r2\nshli r3, r3, 2        # * 4 を左シフトに強さの低減\nmov  r4, r3",
+    ),
     ("p", "第14回で扱う最適化は次のとおりです。"),
     ("bul", "定数畳み込み（constant folding）：2 * 8 をコンパイル時に 16 にする"),
-    ("bul", "定数伝播（constant propagation）：到達定義を使い、定数が代入された変数の使用を定数に置き換える"),
+    (
+        "bul",
+        "定数伝播（constant propagation）：到達定義を使い、定数が代入された変数の使用を定数に置き換える",
+    ),
     ("bul", "共通部分式の削除（CSE）：利用可能式を使い、同じ式の再計算を省く"),
     ("bul", "不要コード削除（dead code elimination）：生存変数を使い、結果が使われない代入を消す"),
     ("bul", "強さの低減（strength reduction）：乗算を加算やシフトに置き換える"),
-    ("p", "これらは互いに機会を作り合うので、演習ではパスを「定数伝播 → 定数畳み込み → CSE → 不要コード削除」の順に、変化がなくなるまで最大 4 回繰り返します。"),
+    (
+        "p",
+        "これらは互いに機会を作り合うので、演習ではパスを「定数伝播 → 定数畳み込み → CSE → 不要コード削除」の順に、変化がなくなるまで最大 4 回繰り返します。",
+    ),
 ]
 
 COMMENT_ON = "スピルコストは「使用回数と定義回数の和を、ループの深さに応じて重み付けしたもの」を次数で割った値を使います。演習3では、ループの中の出現を 10 倍に数えます。"
@@ -233,7 +342,9 @@ def make_doc() -> None:
     doc = Document()
     doc.styles["Normal"].font.name = "Yu Mincho"
     doc.styles["Normal"].element.rPr.rFonts.set(qn("w:eastAsia"), "游明朝")
-    doc.sections[0].header.paragraphs[0].text = "CC-2270 コンパイラ構成論　配布資料06（2026年度後期）"
+    doc.sections[0].header.paragraphs[
+        0
+    ].text = "CC-2270 コンパイラ構成論　配布資料06（2026年度後期）"
     for kind, val in DOC:
         if kind == "title":
             doc.add_heading(val, level=0)
@@ -304,14 +415,23 @@ def make_book() -> None:
         [],
         ["課題3（レジスタ割付）参考解の測定　cc-build にて 2027/01/27"],
         [],
-        ["プログラム", "k", "スピルした変数の数", "ロード・ストア追加数", "実行サイクル（-O0）", "実行サイクル（-O1）"],
+        [
+            "プログラム",
+            "k",
+            "スピルした変数の数",
+            "ロード・ストア追加数",
+            "実行サイクル（-O0）",
+            "実行サイクル（-O1）",
+        ],
         ["fib.mc", 4, 0, 0, 1840, 1512],
         ["sieve.mc", 4, 2, 9, 52410, 38770],
         ["matmul.mc", 4, 5, 23, 418200, 301650],
         ["matmul.mc", 8, 1, 4, 352900, 247300],
         ["qsort.mc", 6, 1, 6, 96880, 80115],
         [],
-        ["※ サイクル数は SVM-16 シミュレータ svmsim 1.3 の出力。-O1 は定数伝播・畳み込み・CSE・不要コード削除を有効にしたもの。"],
+        [
+            "※ サイクル数は SVM-16 シミュレータ svmsim 1.3 の出力。-O1 は定数伝播・畳み込み・CSE・不要コード削除を有効にしたもの。"
+        ],
     ]
     for r in rows:
         ws.append(r)
@@ -335,15 +455,17 @@ def make_book() -> None:
         ws.column_dimensions[col].width = width
 
     ws2 = wb.create_sheet("中間小テスト")
-    for r in [["中間小テスト（12月1日）結果　満点 15 点"],
-              [],
-              ["設問", "内容", "配点", "平均点", "正答率"],
-              ["問1", "正規表現 → DFA", 4, 3.1, 0.78],
-              ["問2", "FIRST / FOLLOW", 5, 3.4, 0.68],
-              ["問3", "SLR 表の作成", 6, 3.2, 0.53],
-              ["合計", "", 15, 9.7, None],
-              [],
-              ["受験者 86 名、最高点 15、最低点 3。問3 は状態 I5 の GOTO を書き落とした答案が多かった。"]]:
+    for r in [
+        ["中間小テスト（12月1日）結果　満点 15 点"],
+        [],
+        ["設問", "内容", "配点", "平均点", "正答率"],
+        ["問1", "正規表現 → DFA", 4, 3.1, 0.78],
+        ["問2", "FIRST / FOLLOW", 5, 3.4, 0.68],
+        ["問3", "SLR 表の作成", 6, 3.2, 0.53],
+        ["合計", "", 15, 9.7, None],
+        [],
+        ["受験者 86 名、最高点 15、最低点 3。問3 は状態 I5 の GOTO を書き落とした答案が多かった。"],
+    ]:
         ws2.append(r)
     for r in range(4, 7):
         ws2.cell(r, 5).number_format = "0%"

@@ -21,15 +21,20 @@ _block = 0
 def code(src: str, lang: str) -> str:
     """A fenced block as MkDocs Material (pymdownx.highlight, linenums) writes it."""
     global _block
-    fmt = HtmlFormatter(linenos="table", linespans=f"__span-{_block}", anchorlinenos=True,
-                        lineanchors=f"__codelineno-{_block}", wrapcode=True)
+    fmt = HtmlFormatter(
+        linenos="table",
+        linespans=f"__span-{_block}",
+        anchorlinenos=True,
+        lineanchors=f"__codelineno-{_block}",
+        wrapcode=True,
+    )
     _block += 1
     html = highlight(src, get_lexer_by_name(lang), fmt)
     return f'<div class="language-{lang} highlight">{html}</div>'
 
 
 # ---------------------------------------------------------------- 02 MkDocs Material page
-RD_PY = '''def parse_E():
+RD_PY = """def parse_E():
     parse_T()
     parse_Eprime()
 
@@ -42,7 +47,7 @@ def parse_Eprime():
         return
     else:
         error(f"line {tok.line}: expected '+', '-', ';' or ')' but got {tok.text!r}")
-'''
+"""
 
 DANGLING = """Stmt -> if ( Cond ) Stmt
       | if ( Cond ) Stmt else Stmt
@@ -73,20 +78,20 @@ BODY_02 = f"""
 <h2 id="1-grammars-and-derivations">1. Grammars and derivations<a class="headerlink" href="#1-grammars-and-derivations" title="Permanent link">&para;</a></h2>
 <p>A context-free grammar is a four-tuple <span class="arithmatex">\\(G = (N, T, P, S)\\)</span>: non-terminals, terminals (the token kinds from the lexer), productions of the form <span class="arithmatex">\\(A \\to \\alpha\\)</span> with <span class="arithmatex">\\(\\alpha \\in (N \\cup T)^*\\)</span>, and a start symbol. A <strong>leftmost derivation</strong> always rewrites the leftmost non-terminal; a <strong>rightmost derivation</strong> always rewrites the rightmost one. Top-down parsers trace a leftmost derivation; LR parsers (Lecture 6 onwards) trace a rightmost derivation in reverse.</p>
 <p>A grammar is <strong>ambiguous</strong> if some sentence has two different parse trees (equivalently, two different leftmost derivations). The textbook case in MiniC-S is the dangling <code>else</code>:</p>
-{code(DANGLING, 'text')}
+{code(DANGLING, "text")}
 <p>In <code>if (a) if (b) s1; else s2;</code> the <code>else</code> can belong to either <code>if</code>. MiniC-S follows C: <strong>an <code>else</code> matches the nearest unmatched <code>if</code></strong>. You can encode this in the grammar (matched / unmatched statements) or, with umiyacc, resolve the shift/reduce conflict in favour of shift.</p>
 <h2 id="2-making-a-grammar-fit-for-top-down-parsing">2. Making a grammar fit for top-down parsing<a class="headerlink" href="#2-making-a-grammar-fit-for-top-down-parsing" title="Permanent link">&para;</a></h2>
 <h3 id="21-left-recursion">2.1 Left recursion<a class="headerlink" href="#21-left-recursion" title="Permanent link">&para;</a></h3>
 <p>A recursive-descent procedure for <span class="arithmatex">\\(A \\to A\\alpha \\mid \\beta\\)</span> would call itself before consuming any input and never stop. Immediate left recursion is removed by the rewrite</p>
 <div class="arithmatex">\\[A \\to \\beta A' \\qquad A' \\to \\alpha A' \\mid \\varepsilon\\]</div>
 <p>Applied to the expression rules of MiniC-S:</p>
-{code(LEFTREC, 'text')}
+{code(LEFTREC, "text")}
 <p>The rewrite keeps the language but changes the shape of the parse tree: the tree now leans to the right. To keep <code>a - b - c</code> left-associative, build the AST in the loop or pass the left operand down as an inherited attribute.</p>
 <h3 id="22-left-factoring">2.2 Left factoring<a class="headerlink" href="#22-left-factoring" title="Permanent link">&para;</a></h3>
 <p>When two alternatives start with the same prefix, e.g. <span class="arithmatex">\\(A \\to \\alpha \\beta_1 \\mid \\alpha \\beta_2\\)</span>, a one-token look-ahead cannot choose. Factor the prefix out: <span class="arithmatex">\\(A \\to \\alpha A''\\)</span>, <span class="arithmatex">\\(A'' \\to \\beta_1 \\mid \\beta_2\\)</span>.</p>
 <h2 id="3-first-and-follow">3. FIRST and FOLLOW<a class="headerlink" href="#3-first-and-follow" title="Permanent link">&para;</a></h2>
 <p>Our running example for both lectures is grammar <strong>G1</strong>, a fragment of MiniC-S statements with the left recursion already removed:</p>
-{code(GRAMMAR, 'text')}
+{code(GRAMMAR, "text")}
 <p><span class="arithmatex">\\(\\mathrm{{FIRST}}(\\alpha)\\)</span> is the set of terminals that can begin a string derived from <span class="arithmatex">\\(\\alpha\\)</span>, plus <span class="arithmatex">\\(\\varepsilon\\)</span> if <span class="arithmatex">\\(\\alpha \\Rightarrow^* \\varepsilon\\)</span>. <span class="arithmatex">\\(\\mathrm{{FOLLOW}}(A)\\)</span> is the set of terminals that can appear immediately to the right of <span class="arithmatex">\\(A\\)</span> in some sentential form; <code>$</code> (end of input) is in FOLLOW of the start symbol.</p>
 <p>Rules for FOLLOW, applied until nothing changes:</p>
 <ol>
@@ -127,7 +132,7 @@ BODY_02 = f"""
 </table>
 <h2 id="5-recursive-descent">5. From the table to recursive descent<a class="headerlink" href="#5-recursive-descent" title="Permanent link">&para;</a></h2>
 <p>Each non-terminal becomes one procedure; each row of the table becomes an <code>if</code> on the current token. This is the shape expected in the optional bonus part of Assignment 2 (a hand-written parser instead of umiyacc):</p>
-{code(RD_PY, 'python')}
+{code(RD_PY, "python")}
 <p>A table-driven LL(1) parser does the same with an explicit stack: push <code>$</code> and the start symbol; if the top is a terminal, match it against the input; if it is a non-terminal <em>A</em>, pop it and push the right-hand side of <em>M</em>[<em>A</em>, <em>a</em>] <strong>in reverse order</strong>.</p>
 <h2 id="6-exercises">6. Exercises<a class="headerlink" href="#6-exercises" title="Permanent link">&para;</a></h2>
 <ol>
@@ -266,7 +271,9 @@ PAGE_02 = """<!doctype html>
 
 
 def write_02() -> None:
-    (OUT / "02_grammars_ll1_en.html").write_text(PAGE_02.replace("%BODY%", BODY_02), encoding="utf-8")
+    (OUT / "02_grammars_ll1_en.html").write_text(
+        PAGE_02.replace("%BODY%", BODY_02), encoding="utf-8"
+    )
 
 
 # ---------------------------------------------------------------- 05 org-mode notes (.txt)
@@ -466,14 +473,19 @@ $ ./minicc --dump-ast tests/t07_if_else.mc
 
 def _fence(src: str, lang: str) -> str:
     from html import escape
+
     empty = '<span cm-text="">&#8203;</span>'
-    lines = "".join(f'<pre class=" CodeMirror-line " role="presentation"><span role="presentation" style="padding-right: 0.1px;">{escape(line) or empty}</span></pre>'
-                    for line in src.rstrip(NL).split(NL))
-    return (f'<pre spellcheck="false" class="md-fences md-end-block ty-contain-cm modeLoaded" lang="{lang}">'
-            f'<div class="CodeMirror cm-s-inner cm-s-null-scroll CodeMirror-wrap" lang="{lang}"><div style="overflow: hidden; position: relative; width: 3px; height: 0px;"><textarea autocorrect="off" autocapitalize="off" spellcheck="false" tabindex="0" style="position: absolute; bottom: -1em; padding: 0px; width: 1000px; height: 1em; outline: none;"></textarea></div>'
-            f'<div class="CodeMirror-scrollbar-filler" cm-not-content="true"></div><div class="CodeMirror-gutter-filler" cm-not-content="true"></div>'
-            f'<div class="CodeMirror-scroll" tabindex="-1"><div class="CodeMirror-sizer" style="margin-left: 0px; margin-bottom: 0px; border-right-width: 0px; padding-right: 0px; padding-bottom: 0px;"><div style="position: relative; top: 0px;"><div class="CodeMirror-lines" role="presentation"><div role="presentation" style="position: relative; outline: none;"><div class="CodeMirror-measure"><pre><span>xxxxxxxxxx</span></pre></div><div class="CodeMirror-measure"></div><div style="position: relative; z-index: 1;"></div>'
-            f'<div class="CodeMirror-code" role="presentation">{lines}</div></div></div></div></div><div style="position: absolute; height: 0px; width: 1px; border-bottom: 0px solid transparent; top: 0px;"></div><div class="CodeMirror-gutters" style="display: none; height: 100%;"></div></div></div></pre>')
+    lines = "".join(
+        f'<pre class=" CodeMirror-line " role="presentation"><span role="presentation" style="padding-right: 0.1px;">{escape(line) or empty}</span></pre>'
+        for line in src.rstrip(NL).split(NL)
+    )
+    return (
+        f'<pre spellcheck="false" class="md-fences md-end-block ty-contain-cm modeLoaded" lang="{lang}">'
+        f'<div class="CodeMirror cm-s-inner cm-s-null-scroll CodeMirror-wrap" lang="{lang}"><div style="overflow: hidden; position: relative; width: 3px; height: 0px;"><textarea autocorrect="off" autocapitalize="off" spellcheck="false" tabindex="0" style="position: absolute; bottom: -1em; padding: 0px; width: 1000px; height: 1em; outline: none;"></textarea></div>'
+        f'<div class="CodeMirror-scrollbar-filler" cm-not-content="true"></div><div class="CodeMirror-gutter-filler" cm-not-content="true"></div>'
+        f'<div class="CodeMirror-scroll" tabindex="-1"><div class="CodeMirror-sizer" style="margin-left: 0px; margin-bottom: 0px; border-right-width: 0px; padding-right: 0px; padding-bottom: 0px;"><div style="position: relative; top: 0px;"><div class="CodeMirror-lines" role="presentation"><div role="presentation" style="position: relative; outline: none;"><div class="CodeMirror-measure"><pre><span>xxxxxxxxxx</span></pre></div><div class="CodeMirror-measure"></div><div style="position: relative; z-index: 1;"></div>'
+        f'<div class="CodeMirror-code" role="presentation">{lines}</div></div></div></div></div><div style="position: absolute; height: 0px; width: 1px; border-bottom: 0px solid transparent; top: 0px;"></div><div class="CodeMirror-gutters" style="display: none; height: 100%;"></div></div></div></pre>'
+    )
 
 
 BODY_07 = f"""<h1 id='演習2umiyacc-による-minic-s-の構文解析器'><span>演習2　umiyacc による MiniC-S の構文解析器</span></h1>
@@ -538,11 +550,16 @@ def write_07() -> None:
 
 # ---------------------------------------------------------------- 08 TA notebook (executed here)
 NB_CELLS = [
-    ("md", "# 演習3 の準備：生存変数解析とグラフ彩色（TA ノートブック）\n\n"
-           "TA 三宅です。配布資料06 の例題プログラム P について、生存変数解析・干渉グラフ・彩色を Python で確かめます。"
-           "課題3 のひな形 `regalloc.py` と同じデータ構造を使っています。\n\n"
-           "> 実行環境：cc-build の JupyterHub（Python 3.12）。セルは上から順に実行してください。"),
-    ("code", """# 例題プログラム P（配布資料06 §1.3）
+    (
+        "md",
+        "# 演習3 の準備：生存変数解析とグラフ彩色（TA ノートブック）\n\n"
+        "TA 三宅です。配布資料06 の例題プログラム P について、生存変数解析・干渉グラフ・彩色を Python で確かめます。"
+        "課題3 のひな形 `regalloc.py` と同じデータ構造を使っています。\n\n"
+        "> 実行環境：cc-build の JupyterHub（Python 3.12）。セルは上から順に実行してください。",
+    ),
+    (
+        "code",
+        """# 例題プログラム P（配布資料06 §1.3）
 blocks = {
     "B1": [("a", []), ("b", [])],
     "B2": [("c", ["a", "b"]), ("d", ["c"]), (None, ["c"])],
@@ -561,9 +578,15 @@ def use_def(instrs):
 
 for b, ins in blocks.items():
     u, d = use_def(ins)
-    print(b, "use =", sorted(u), "def =", sorted(d))"""),
-    ("md", "## 1. 反復による IN / OUT の計算\n\n後ろ向きの解析なので、ブロックを逆順（B4, B3, B2, B1）に回すと早く収束します。"),
-    ("code", """def liveness(blocks, succ, order):
+    print(b, "use =", sorted(u), "def =", sorted(d))""",
+    ),
+    (
+        "md",
+        "## 1. 反復による IN / OUT の計算\n\n後ろ向きの解析なので、ブロックを逆順（B4, B3, B2, B1）に回すと早く収束します。",
+    ),
+    (
+        "code",
+        """def liveness(blocks, succ, order):
     IN = {b: set() for b in blocks}
     OUT = {b: set() for b in blocks}
     rounds = 0
@@ -585,9 +608,15 @@ print("反復回数:", rounds)
 for b in blocks:
     print(f"{b}: IN = {sorted(IN[b])}, OUT = {sorted(OUT[b])}")
 _, _, rounds_fwd = liveness(blocks, succ, ["B1", "B2", "B3", "B4"])
-print("前から回したときの反復回数:", rounds_fwd)"""),
-    ("md", "## 2. 干渉グラフ\n\n命令ごとに後ろから生存集合を更新し、定義された変数と、その直後に生きている変数の間に辺を張ります。"),
-    ("code", """def interference(blocks, OUT):
+print("前から回したときの反復回数:", rounds_fwd)""",
+    ),
+    (
+        "md",
+        "## 2. 干渉グラフ\n\n命令ごとに後ろから生存集合を更新し、定義された変数と、その直後に生きている変数の間に辺を張ります。",
+    ),
+    (
+        "code",
+        """def interference(blocks, OUT):
     edges = set()
     for b, ins in blocks.items():
         live = set(OUT[b])
@@ -602,8 +631,11 @@ print("前から回したときの反復回数:", rounds_fwd)"""),
 edges = interference(blocks, OUT)
 print(sorted(edges))
 deg = {v: sum(v in e for e in edges) for v in "abcd"}
-print("次数:", deg)"""),
-    ("code", """def colour(nodes, edges, k):
+print("次数:", deg)""",
+    ),
+    (
+        "code",
+        """def colour(nodes, edges, k):
     adj = {v: set() for v in nodes}
     for x, y in edges:
         adj[x].add(y)
@@ -623,9 +655,13 @@ print("次数:", deg)"""),
 
 for k in (3, 2):
     stack, regs = colour("abcd", edges, k)
-    print(f"k={k}: 積んだ順 {stack} -> {regs}")"""),
-    ("md", "## メモ\n\n- k = 3 なら a と c が同じレジスタ r2 を共有できる。\n- k = 2 では b, c, d の三角形のため、どこかでスピルが必要（上の出力で b が SPILL になる）。\n"
-           "- 課題3 の自動採点では、この例の正解を `k=3` で確認しています。"),
+    print(f"k={k}: 積んだ順 {stack} -> {regs}")""",
+    ),
+    (
+        "md",
+        "## メモ\n\n- k = 3 なら a と c が同じレジスタ r2 を共有できる。\n- k = 2 では b, c, d の三角形のため、どこかでスピルが必要（上の出力で b が SPILL になる）。\n"
+        "- 課題3 の自動採点では、この例の正解を `k=3` で確認しています。",
+    ),
 ]
 
 
@@ -658,63 +694,166 @@ def _run_cells() -> list[dict]:
     for n, (kind, src) in enumerate(NB_CELLS):
         cid = f"c{n:02d}-{abs(hash(kind)) % 1:04d}"
         if kind == "md":
-            cells.append({"cell_type": "markdown", "id": f"md{n:02d}", "metadata": {},
-                          "source": src.splitlines(keepends=True)})
+            cells.append(
+                {
+                    "cell_type": "markdown",
+                    "id": f"md{n:02d}",
+                    "metadata": {},
+                    "source": src.splitlines(keepends=True),
+                }
+            )
             continue
         count += 1
         buf = io.StringIO()
         with contextlib.redirect_stdout(buf):
             exec(src, ns)  # noqa: S102 - our own cells
-        outs = [{"name": "stdout", "output_type": "stream", "text": buf.getvalue().splitlines(keepends=True)}]
+        outs = [
+            {
+                "name": "stdout",
+                "output_type": "stream",
+                "text": buf.getvalue().splitlines(keepends=True),
+            }
+        ]
         del cid
-        cells.append({"cell_type": "code", "execution_count": count, "id": f"code{n:02d}",
-                      "metadata": {}, "outputs": outs, "source": src.splitlines(keepends=True)})
+        cells.append(
+            {
+                "cell_type": "code",
+                "execution_count": count,
+                "id": f"code{n:02d}",
+                "metadata": {},
+                "outputs": outs,
+                "source": src.splitlines(keepends=True),
+            }
+        )
     # a rich display: run the LiveTable cell and keep both representations
-    shown = eval(compile(SHOW_TABLE.rsplit(NL, 1)[1], "<cell>", "eval"), (exec(SHOW_TABLE.rsplit(NL, 1)[0], ns), ns)[1])  # noqa: S307
+    shown = eval(
+        compile(SHOW_TABLE.rsplit(NL, 1)[1], "<cell>", "eval"),
+        (exec(SHOW_TABLE.rsplit(NL, 1)[0], ns), ns)[1],
+    )  # noqa: S307
     html, plain = shown._repr_html_(), repr(shown)
     count += 1
-    cells.insert(4, {"cell_type": "code", "execution_count": count, "id": "code03b", "metadata": {},
-                "outputs": [{"data": {"text/html": html.splitlines(keepends=True), "text/plain": plain.splitlines(keepends=True)},
-                             "execution_count": count, "metadata": {}, "output_type": "execute_result"}],
-                "source": SHOW_TABLE.splitlines(keepends=True)})
+    cells.insert(
+        4,
+        {
+            "cell_type": "code",
+            "execution_count": count,
+            "id": "code03b",
+            "metadata": {},
+            "outputs": [
+                {
+                    "data": {
+                        "text/html": html.splitlines(keepends=True),
+                        "text/plain": plain.splitlines(keepends=True),
+                    },
+                    "execution_count": count,
+                    "metadata": {},
+                    "output_type": "execute_result",
+                }
+            ],
+            "source": SHOW_TABLE.splitlines(keepends=True),
+        },
+    )
     return cells
 
 
 def write_08() -> None:
-    nb = {"cells": _run_cells(),
-          "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
-                       "language_info": {"name": "python", "version": "3.12.7"}},
-          "nbformat": 4, "nbformat_minor": 5}
-    (OUT / "08_lab3_liveness_ja.ipynb").write_text(json.dumps(nb, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    nb = {
+        "cells": _run_cells(),
+        "metadata": {
+            "kernelspec": {
+                "display_name": "Python 3 (ipykernel)",
+                "language": "python",
+                "name": "python3",
+            },
+            "language_info": {"name": "python", "version": "3.12.7"},
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    (OUT / "08_lab3_liveness_ja.ipynb").write_text(
+        json.dumps(nb, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+    )
 
 
 # ---------------------------------------------------------------- faq.csv (UTF-16 LE with BOM, as Excel "Unicode text" renamed)
 FAQ = [
     ("question", "answer"),
-    ("課題1 で、キーワードが ID として認識されてしまいます。", "umilex は同じ長さで一致したら先に書いた規則を選びます。\"if\" などの規則を ID の規則より前に書いてください。"),
-    ("How many times can I submit an assignment to kanade?", "As many times as you like before the deadline; only the last submission is graded. The server accepts at most one submission per 60 seconds from the same student."),
+    (
+        "課題1 で、キーワードが ID として認識されてしまいます。",
+        'umilex は同じ長さで一致したら先に書いた規則を選びます。"if" などの規則を ID の規則より前に書いてください。',
+    ),
+    (
+        "How many times can I submit an assignment to kanade?",
+        "As many times as you like before the deadline; only the last submission is graded. The server accepts at most one submission per 60 seconds from the same student.",
+    ),
     ("中間小テストに電卓は持ち込めますか？", "持ち込めません。計算が必要な問題は出しません。"),
-    ("Can I write the Assignment 2 parser in Python instead of C?", "No. Assignment 2 must use umiyacc and C. Python is used only in Assignment 3."),
-    ("umiyacc で「conflicts: 1 shift/reduce」と出ます。減点されますか？", "dangling else の 1 個だけなら、%nonassoc LOWER_THAN_ELSE と %prec で解消してください。衝突が残っていると採点基準の「衝突 0 個」（10 点）が付きません。"),
-    ("Is the final exam open book?", "No. You may bring one A4 sheet of hand-written notes (both sides)."),
-    ("期末試験の過去問はありますか？", "2025年度の期末試験の問題だけ Shiomi Learn の「資料」に置いてあります。解答は配布しません。"),
-    ("I missed the mid-term quiz because of a cold. Can I take it later?", "Only with a medical certificate. Send a scan to Dr Sakakibara within one week of the quiz; the make-up quiz is held in his office E-507."),
-    ("演習室 PC のホームディレクトリの容量はどれくらいですか？", "1人 2 GB です。コアダンプ（core ファイル）で埋まることが多いので、ulimit -c 0 を .bashrc に書いておくとよいです。"),
-    ("What does 'E212' mean in the checker output?", "You assigned a float expression to an int variable without a cast. Write an explicit (int) cast."),
-    ("レジスタ割付の課題で、スピルした変数はどこに置けばいいですか？", "スタックフレーム上に置きます。r14（スタックポインタ）からのオフセットで lw / sw してください。オフセットは 4 の倍数です。"),
-    ("Do I need to implement SSA in Assignment 3?", "No. Assignment 3 works on ordinary three-address code. SSA is only on the exam."),
-    ("課題の締切を過ぎてしまいました。", "1日ごとに 20% 減点で、3日以内なら受け付けます。Shiomi Learn の提出ボタンはそのまま使えます。"),
-    ("Where is room E-512?", "It is on the 5th floor of Building E, at the end of the corridor past Dr Sakakibara's office E-507."),
-    ("kanade のテスト結果で TIMEOUT と出ます。", "1 テストあたり 2 秒の制限があります。無限ループ（特にエラー回復で同じトークンを読み続けるもの）を疑ってください。"),
-    ("第10回の録画がありません。", "冒頭20分はマイクの不具合で録画できていません。スライドを見てください（Brennan 先生のスライド04 に全部書いてあります）。"),
-    ("Are the slides of the English lectures translated into Japanese?", "No. Only the English versions exist, but the Japanese handouts 06 and the syllabus use the same terms with English in brackets."),
-    ("cc-build に学外から入れません。", "学外からは Shiomi VPN に接続してから ssh してください。VPN の設定は情報基盤センターのページにあります。"),
+    (
+        "Can I write the Assignment 2 parser in Python instead of C?",
+        "No. Assignment 2 must use umiyacc and C. Python is used only in Assignment 3.",
+    ),
+    (
+        "umiyacc で「conflicts: 1 shift/reduce」と出ます。減点されますか？",
+        "dangling else の 1 個だけなら、%nonassoc LOWER_THAN_ELSE と %prec で解消してください。衝突が残っていると採点基準の「衝突 0 個」（10 点）が付きません。",
+    ),
+    (
+        "Is the final exam open book?",
+        "No. You may bring one A4 sheet of hand-written notes (both sides).",
+    ),
+    (
+        "期末試験の過去問はありますか？",
+        "2025年度の期末試験の問題だけ Shiomi Learn の「資料」に置いてあります。解答は配布しません。",
+    ),
+    (
+        "I missed the mid-term quiz because of a cold. Can I take it later?",
+        "Only with a medical certificate. Send a scan to Dr Sakakibara within one week of the quiz; the make-up quiz is held in his office E-507.",
+    ),
+    (
+        "演習室 PC のホームディレクトリの容量はどれくらいですか？",
+        "1人 2 GB です。コアダンプ（core ファイル）で埋まることが多いので、ulimit -c 0 を .bashrc に書いておくとよいです。",
+    ),
+    (
+        "What does 'E212' mean in the checker output?",
+        "You assigned a float expression to an int variable without a cast. Write an explicit (int) cast.",
+    ),
+    (
+        "レジスタ割付の課題で、スピルした変数はどこに置けばいいですか？",
+        "スタックフレーム上に置きます。r14（スタックポインタ）からのオフセットで lw / sw してください。オフセットは 4 の倍数です。",
+    ),
+    (
+        "Do I need to implement SSA in Assignment 3?",
+        "No. Assignment 3 works on ordinary three-address code. SSA is only on the exam.",
+    ),
+    (
+        "課題の締切を過ぎてしまいました。",
+        "1日ごとに 20% 減点で、3日以内なら受け付けます。Shiomi Learn の提出ボタンはそのまま使えます。",
+    ),
+    (
+        "Where is room E-512?",
+        "It is on the 5th floor of Building E, at the end of the corridor past Dr Sakakibara's office E-507.",
+    ),
+    (
+        "kanade のテスト結果で TIMEOUT と出ます。",
+        "1 テストあたり 2 秒の制限があります。無限ループ（特にエラー回復で同じトークンを読み続けるもの）を疑ってください。",
+    ),
+    (
+        "第10回の録画がありません。",
+        "冒頭20分はマイクの不具合で録画できていません。スライドを見てください（Brennan 先生のスライド04 に全部書いてあります）。",
+    ),
+    (
+        "Are the slides of the English lectures translated into Japanese?",
+        "No. Only the English versions exist, but the Japanese handouts 06 and the syllabus use the same terms with English in brackets.",
+    ),
+    (
+        "cc-build に学外から入れません。",
+        "学外からは Shiomi VPN に接続してから ssh してください。VPN の設定は情報基盤センターのページにあります。",
+    ),
 ]
 
 
 def write_faq() -> None:
     import csv
     import io
+
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\r\n")
     for row in FAQ:

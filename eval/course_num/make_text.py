@@ -203,7 +203,9 @@ def _pandoc_code(block_id: str, lang: str, code: str) -> str:
         )
     return (
         f'<div class="sourceCode" id="{block_id}"><pre\n'
-        f'class="sourceCode {lang}"><code class="sourceCode {lang}">' + "\n".join(lines) + "</code></pre></div>\n"
+        f'class="sourceCode {lang}"><code class="sourceCode {lang}">'
+        + "\n".join(lines)
+        + "</code></pre></div>\n"
     )
 
 
@@ -238,7 +240,8 @@ def simpson(f, a, b, n):   # n must be even
     return h / 3 * (y[0] + 4 * y[1:-1:2].sum() + 2 * y[2:-1:2].sum() + y[-1])
 """
 
-PANDOC_BODY = """\
+PANDOC_BODY = (
+    """\
 <section id="about-these-notes" class="level1" data-number="1">
 <h1 data-number="1"><span class="header-section-number">1</span> About
 these notes</h1>
@@ -273,7 +276,9 @@ p_n(x) = f[x_0] + f[x_0,x_1](x-x_0) + \\cdots + f[x_0,\\dots,x_n]\\prod_{j=0}^{n
 only adds one more term. Evaluation is nested like Horner’s rule and
 costs <span class="math inline">\\(O(n)\\)</span> per point after an
 <span class="math inline">\\(O(n^2)\\)</span> set-up.</p>
-""" + _pandoc_code("cb1", "python", LAGRANGE) + """\
+"""
+    + _pandoc_code("cb1", "python", LAGRANGE)
+    + """\
 <section id="the-error-formula-and-runges-phenomenon" class="level2"
 data-number="2.1">
 <h2 data-number="2.1"><span class="header-section-number">2.1</span> The
@@ -426,7 +431,9 @@ S_n = \\frac{h}{3}\\left(f_0 + 4f_1 + 2f_2 + 4f_3 + \\cdots + 4f_{n-1} + f_n\\ri
 <p>Simpson’s rule needs an <strong>even</strong> number of
 subintervals. It is exact for cubics, one degree more than you would
 expect from quadratic interpolation.</p>
-""" + _pandoc_code("cb2", "python", COMPOSITE) + """\
+"""
+    + _pandoc_code("cb2", "python", COMPOSITE)
+    + """\
 <p>Errors for <span class="math inline">\\(\\int_0^1 e^x\\,dx = e -
 1\\)</span>:</p>
 <table>
@@ -507,11 +514,14 @@ class="footnote-back" role="doc-backlink">↩︎</a></p></li>
 </body>
 </html>
 """
+)
 
 # ---------------------------------------------------------------- 07 notebook
 MD = "markdown"
 CELLS = [
-    (MD, """# Lab 3 — ODE solvers and stiffness
+    (
+        MD,
+        """# Lab 3 — ODE solvers and stiffness
 
 **NM-2310 Numerical Methods, Lecture 14 lab (9 July 2026)** · Dr Helena Lindqvist, with TA Mizuki Iwasa
 
@@ -520,8 +530,11 @@ This notebook is both the handout and the reference run. Work on a copy in NumHu
 by **Monday 20 July, 23:59** (this is Assignment 3).
 
 The reference outputs below were produced on NumHub (Python 3.12, NumPy 2.1). Your numbers
-should agree to at least 10 significant digits."""),
-    (MD, r"""## 1. Test problem
+should agree to at least 10 significant digits.""",
+    ),
+    (
+        MD,
+        r"""## 1. Test problem
 
 We solve the initial value problem
 
@@ -539,8 +552,11 @@ For a step size $h$ and $t_k = kh$, the three methods of Lecture 13 are
 
 - explicit Euler: $y_{k+1} = y_k + h f(t_k, y_k)$, global error $O(h)$;
 - Heun (a 2-stage Runge–Kutta method): $y_{k+1} = y_k + \tfrac{h}{2}\bigl(k_1 + k_2\bigr)$ with $k_1 = f(t_k, y_k)$, $k_2 = f(t_k + h, y_k + h k_1)$, global error $O(h^2)$;
-- classical RK4: $y_{k+1} = y_k + \tfrac{h}{6}(k_1 + 2k_2 + 2k_3 + k_4)$, global error $O(h^4)$."""),
-    ("code", """import numpy as np
+- classical RK4: $y_{k+1} = y_k + \tfrac{h}{6}(k_1 + 2k_2 + 2k_3 + k_4)$, global error $O(h^4)$.""",
+    ),
+    (
+        "code",
+        """import numpy as np
 
 def f(t, y):
     return -y + np.sin(t)
@@ -571,12 +587,18 @@ def rk4(f, y0, T, h):
         y = y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4); t = t + h
     return y
 
-print("exact y(2) =", repr(float(exact(2.0))))"""),
-    (MD, r"""## 2. Task 1: global error at $t = 2$
+print("exact y(2) =", repr(float(exact(2.0))))""",
+    ),
+    (
+        MD,
+        r"""## 2. Task 1: global error at $t = 2$
 
 Halve $h$ three times and look at the error ratio $e(h)/e(h/2)$. For an order-$p$ method it
-should approach $2^p$."""),
-    ("code", """print(f"{'h':>7} {'Euler':>10} {'Heun':>10} {'RK4':>10}")
+should approach $2^p$.""",
+    ),
+    (
+        "code",
+        """print(f"{'h':>7} {'Euler':>10} {'Heun':>10} {'RK4':>10}")
 prev = None
 for h in [0.2, 0.1, 0.05, 0.025]:
     errs = [abs(m(f, 1.0, 2.0, h) - exact(2.0)) for m in (euler, heun, rk4)]
@@ -584,8 +606,11 @@ for h in [0.2, 0.1, 0.05, 0.025]:
     if prev is not None:
         ratios = [p / e for p, e in zip(prev, errs)]
     prev = errs
-print("ratios for the last halving:", " ".join(f"{r:.2f}" for r in ratios))"""),
-    (MD, r"""**Task 1.** Explain the three ratios in one or two sentences each. Which method would you
+print("ratios for the last halving:", " ".join(f"{r:.2f}" for r in ratios))""",
+    ),
+    (
+        MD,
+        r"""**Task 1.** Explain the three ratios in one or two sentences each. Which method would you
 use if every evaluation of $f$ took one second?
 
 ## 3. Task 2: a stiff problem
@@ -606,8 +631,11 @@ $$
 
 Implicit (backward) Euler, $y_{k+1} = y_k + h f(t_{k+1}, y_{k+1})$, gives
 $y_{k+1} = y_k / (1 - h\lambda)$ and is stable for every $h > 0$ (it is *A-stable*).
-For this linear problem the implicit equation can be solved in closed form."""),
-    ("code", """lam = -50.0
+For this linear problem the implicit equation can be solved in closed form.""",
+    ),
+    (
+        "code",
+        """lam = -50.0
 g = lambda t, y: lam * (y - np.cos(t))
 
 def euler_path(h, T=1.0):
@@ -627,17 +655,26 @@ for h in [0.05, 0.03]:
     yE = euler_path(h)
     print(f"explicit Euler h={h}: y(1) = {yE[-1]: .4e}, max |y| = {np.abs(yE).max():.4e}")
 yB = backward_euler_path(0.05)
-print(f"implicit Euler h=0.05: y(1) = {yB[-1]:.6f}, error = {abs(yB[-1] - np.cos(1.0)):.2e} (vs cos(1))")"""),
-    (MD, """**Task 2.** The error of implicit Euler above is measured against $\\cos 1$, not against the
+print(f"implicit Euler h=0.05: y(1) = {yB[-1]:.6f}, error = {abs(yB[-1] - np.cos(1.0)):.2e} (vs cos(1))")""",
+    ),
+    (
+        MD,
+        """**Task 2.** The error of implicit Euler above is measured against $\\cos 1$, not against the
 exact solution. Why is that good enough here? (Hint: how big is $e^{-50}$?)
 
 The figure below is made by the next cell with a tiny plotting helper from the course
-package `nmplot` (pre-installed on NumHub; it writes a PNG without matplotlib)."""),
-    ("code", """import nmplot
+package `nmplot` (pre-installed on NumHub; it writes a PNG without matplotlib).""",
+    ),
+    (
+        "code",
+        """import nmplot
 nmplot.lines({"explicit Euler, h=0.05": euler_path(0.05),
               "implicit Euler, h=0.05": backward_euler_path(0.05)},
-             ylim=(-3, 3), title="y' = -50(y - cos t)")"""),
-    (MD, r"""## 4. Tasks 3 and 4
+             ylim=(-3, 3), title="y' = -50(y - cos t)")""",
+    ),
+    (
+        MD,
+        r"""## 4. Tasks 3 and 4
 
 **Task 3.** Find, by experiment, the largest $h$ of the form $0.001k$ for which explicit Euler
 on the stiff problem keeps $\max|y| \le 2$ on $[0, 1]$. Compare it with the bound $2/|\lambda|$.
@@ -655,7 +692,8 @@ axis is about $-2.785 \le h\lambda \le 0$. Predict the largest stable $h$ and ch
 | 4 | 25 |
 
 Late submissions follow the syllabus rule. Plots must have labelled axes; a plot without
-labels loses 5 points."""),
+labels loses 5 points.""",
+    ),
 ]
 
 
@@ -663,10 +701,17 @@ def _png(width: int, height: int, pixels: list[bytearray]) -> bytes:
     raw = b"".join(b"\x00" + bytes(row) for row in pixels)
 
     def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
 
     head = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", head) + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", head)
+        + chunk(b"IDAT", zlib.compress(raw, 9))
+        + chunk(b"IEND", b"")
+    )
 
 
 class _NmPlot:
@@ -688,7 +733,7 @@ class _NmPlot:
             put(x, h // 2, (0, 0, 0))
         for y in range(10, h - 10):
             put(20, y, (0, 0, 0))
-        for c, ys in zip(colours, series.values()):
+        for c, ys in zip(colours, series.values(), strict=False):
             n = len(ys)
             pts = []
             for i, v in enumerate(ys):
@@ -696,7 +741,7 @@ class _NmPlot:
                 v = min(max(float(v), ylim[0]), ylim[1])
                 y = round((ylim[1] - v) / (ylim[1] - ylim[0]) * (h - 20)) + 10
                 pts.append((x, y))
-            for (x0, y0), (x1, y1) in zip(pts, pts[1:]):
+            for (x0, y0), (x1, y1) in zip(pts, pts[1:], strict=False):
                 steps = max(abs(x1 - x0), abs(y1 - y0), 1)
                 for s in range(steps + 1):
                     put(x0 + round((x1 - x0) * s / steps), y0 + round((y1 - y0) * s / steps), c)
@@ -722,7 +767,9 @@ def build_notebook() -> dict:
     for n, (kind, text) in enumerate(CELLS):
         cell_id = f"lab3-{n:02d}"
         if kind == MD:
-            cells.append({"cell_type": "markdown", "id": cell_id, "metadata": {}, "source": _src(text)})
+            cells.append(
+                {"cell_type": "markdown", "id": cell_id, "metadata": {}, "source": _src(text)}
+            )
             continue
         count += 1
         buffer = io.StringIO()
@@ -731,27 +778,47 @@ def build_notebook() -> dict:
             exec(compile(text, f"<cell {count}>", "exec"), scope)
         outputs = []
         if buffer.getvalue():
-            outputs.append({"name": "stdout", "output_type": "stream", "text": _src(buffer.getvalue())})
+            outputs.append(
+                {"name": "stdout", "output_type": "stream", "text": _src(buffer.getvalue())}
+            )
         if plot.figure is not None:
-            outputs.append({
-                "data": {
-                    "image/png": base64.b64encode(plot.figure).decode("ascii") + "\n",
-                    "text/plain": ["<Figure size 360x200 with 1 Axes>"],
-                },
+            outputs.append(
+                {
+                    "data": {
+                        "image/png": base64.b64encode(plot.figure).decode("ascii") + "\n",
+                        "text/plain": ["<Figure size 360x200 with 1 Axes>"],
+                    },
+                    "metadata": {},
+                    "output_type": "display_data",
+                }
+            )
+        cells.append(
+            {
+                "cell_type": "code",
+                "execution_count": count,
+                "id": cell_id,
                 "metadata": {},
-                "output_type": "display_data",
-            })
-        cells.append({
-            "cell_type": "code", "execution_count": count, "id": cell_id,
-            "metadata": {}, "outputs": outputs, "source": _src(text),
-        })
+                "outputs": outputs,
+                "source": _src(text),
+            }
+        )
     return {
         "cells": cells,
         "metadata": {
-            "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
-            "language_info": {"name": "python", "version": "3.12.4", "mimetype": "text/x-python",
-                              "file_extension": ".py", "codemirror_mode": {"name": "ipython", "version": 3},
-                              "nbconvert_exporter": "python", "pygments_lexer": "ipython3"},
+            "kernelspec": {
+                "display_name": "Python 3 (ipykernel)",
+                "language": "python",
+                "name": "python3",
+            },
+            "language_info": {
+                "name": "python",
+                "version": "3.12.4",
+                "mimetype": "text/x-python",
+                "file_extension": ".py",
+                "codemirror_mode": {"name": "ipython", "version": 3},
+                "nbconvert_exporter": "python",
+                "pygments_lexer": "ipython3",
+            },
         },
         "nbformat": 4,
         "nbformat_minor": 5,
@@ -761,38 +828,102 @@ def build_notebook() -> dict:
 # ---------------------------------------------------------------- FAQ (semicolon CSV)
 FAQ = [
     ("No", "Question", "Answer", "Asked in"),
-    ("1", "演習課題の締切を過ぎてしまいました。まだ出せますか？",
-     "締切から48時間以内なら提出できますが、24時間ごとに20%減点です。48時間を過ぎると0点になります。", "第2回"),
-    ("2", "NumHub にログインできません。",
-     "学外からは Kiri VPN への接続が必要です。学内でも入れない場合は、エラー画面のスクリーンショットを付けて TA の北條さんに Kiri-Learn のメッセージで連絡してください。", "第1回"),
-    ("3", "Can I ask questions in English in the Japanese lectures?",
-     "Yes. Both teachers and both TAs read English; write to nm2310-staff@kirigaoka-it.example or use the Kiri-Learn forum.", "Lecture 5"),
-    ("4", "期末試験の持ち込み用紙はコピーでもいいですか？",
-     "だめです。A4 用紙1枚、両面とも自筆の手書きに限ります。印刷やコピー、他人が書いたものは回収します。", "第15回"),
-    ("5", "ニュートン法の停止条件は更新量と残差のどちらを使えばいいですか？",
-     "演習1では更新量 |x_{k+1} - x_k| < 1e-12 で止めてください。残差は表に参考として載せるだけで構いません。", "第3回"),
-    ("6", "Why does my Simpson's rule code give a wrong answer for n = 7?",
-     "Simpson's rule needs an even number of subintervals. With n = 7 the slices y[1:-1:2] and y[2:-1:2] no longer match the 4-2-4 pattern. Use n = 8, or raise an error when n is odd.", "Lecture 6"),
-    ("7", "np.linalg.solve と逆行列 inv(A) @ b はどちらを使うべきですか？",
-     "solve を使ってください。内部で LU 分解をするので、逆行列を作るより計算量が少なく、誤差も小さくなります。演習2で inv を使った場合は2点減点します。", "第9回"),
-    ("8", "中間小テストの範囲はどこまでですか？",
-     "第1回から第8回までです（英語回の第5〜7回を含む）。問題文は日本語、30分、電卓不可です。", "第8回"),
-    ("9", "Is the power method on the final exam even though it was taught in English?",
-     "Yes. Everything from Lectures 1 to 14 is in the exam, and questions on the English lectures are written in Japanese. Learn the Japanese terms 冪乗法 and レイリー商.", "Lecture 12"),
-    ("10", "SOR法の ω はどうやって決めればいいですか？",
-     "演習2では ω = 1.0, 1.1, …, 1.9 を 0.1 刻みで試し、反復回数が最小になる値を報告してください。理論値との比較は加点対象です。", "第10回"),
-    ("11", "Do I need SciPy for the labs?",
-     "No. Everything can be done with NumPy alone. SciPy is installed on NumHub, and you may use it to check your answers, but the submitted solvers must be your own code.", "Lecture 13"),
-    ("12", "欠席した回の資料はどこにありますか？",
-     "すべて Kiri-Learn の「授業資料」にあります。板書の写真は授業の翌日までに TA の岩佐さんがアップロードします。", "第4回"),
-    ("13", "What happens if NumHub goes down right before a deadline?",
-     "The deadline is extended by the length of the outage listed on the NumHub status page. Do not email us a notebook instead; wait and submit on Kiri-Learn.", "Lecture 11"),
-    ("14", "ガウス消去法でピボット選択をしないと、どのくらい結果が変わりますか？",
-     "講義ノート第8回の 2×2 の例では、ピボット選択なしだと x1 が 0.0 になり（正しくは 1.0）、完全に間違った答えになります。", "第8回"),
-    ("15", "Can I use float32 to make my lab code faster?",
-     "Please don't. All reference answers are in float64, and float32 has only about 7 significant digits, so your results will not match to 10 digits.", "Lecture 14"),
-    ("16", "再試験はありますか？",
-     "この科目には再試験はありません。不合格の場合は翌年度に再履修してください。追試験（病気などで期末試験を受けられなかった人向け）とは別です。", "第15回"),
+    (
+        "1",
+        "演習課題の締切を過ぎてしまいました。まだ出せますか？",
+        "締切から48時間以内なら提出できますが、24時間ごとに20%減点です。48時間を過ぎると0点になります。",
+        "第2回",
+    ),
+    (
+        "2",
+        "NumHub にログインできません。",
+        "学外からは Kiri VPN への接続が必要です。学内でも入れない場合は、エラー画面のスクリーンショットを付けて TA の北條さんに Kiri-Learn のメッセージで連絡してください。",
+        "第1回",
+    ),
+    (
+        "3",
+        "Can I ask questions in English in the Japanese lectures?",
+        "Yes. Both teachers and both TAs read English; write to nm2310-staff@kirigaoka-it.example or use the Kiri-Learn forum.",
+        "Lecture 5",
+    ),
+    (
+        "4",
+        "期末試験の持ち込み用紙はコピーでもいいですか？",
+        "だめです。A4 用紙1枚、両面とも自筆の手書きに限ります。印刷やコピー、他人が書いたものは回収します。",
+        "第15回",
+    ),
+    (
+        "5",
+        "ニュートン法の停止条件は更新量と残差のどちらを使えばいいですか？",
+        "演習1では更新量 |x_{k+1} - x_k| < 1e-12 で止めてください。残差は表に参考として載せるだけで構いません。",
+        "第3回",
+    ),
+    (
+        "6",
+        "Why does my Simpson's rule code give a wrong answer for n = 7?",
+        "Simpson's rule needs an even number of subintervals. With n = 7 the slices y[1:-1:2] and y[2:-1:2] no longer match the 4-2-4 pattern. Use n = 8, or raise an error when n is odd.",
+        "Lecture 6",
+    ),
+    (
+        "7",
+        "np.linalg.solve と逆行列 inv(A) @ b はどちらを使うべきですか？",
+        "solve を使ってください。内部で LU 分解をするので、逆行列を作るより計算量が少なく、誤差も小さくなります。演習2で inv を使った場合は2点減点します。",
+        "第9回",
+    ),
+    (
+        "8",
+        "中間小テストの範囲はどこまでですか？",
+        "第1回から第8回までです（英語回の第5〜7回を含む）。問題文は日本語、30分、電卓不可です。",
+        "第8回",
+    ),
+    (
+        "9",
+        "Is the power method on the final exam even though it was taught in English?",
+        "Yes. Everything from Lectures 1 to 14 is in the exam, and questions on the English lectures are written in Japanese. Learn the Japanese terms 冪乗法 and レイリー商.",
+        "Lecture 12",
+    ),
+    (
+        "10",
+        "SOR法の ω はどうやって決めればいいですか？",
+        "演習2では ω = 1.0, 1.1, …, 1.9 を 0.1 刻みで試し、反復回数が最小になる値を報告してください。理論値との比較は加点対象です。",
+        "第10回",
+    ),
+    (
+        "11",
+        "Do I need SciPy for the labs?",
+        "No. Everything can be done with NumPy alone. SciPy is installed on NumHub, and you may use it to check your answers, but the submitted solvers must be your own code.",
+        "Lecture 13",
+    ),
+    (
+        "12",
+        "欠席した回の資料はどこにありますか？",
+        "すべて Kiri-Learn の「授業資料」にあります。板書の写真は授業の翌日までに TA の岩佐さんがアップロードします。",
+        "第4回",
+    ),
+    (
+        "13",
+        "What happens if NumHub goes down right before a deadline?",
+        "The deadline is extended by the length of the outage listed on the NumHub status page. Do not email us a notebook instead; wait and submit on Kiri-Learn.",
+        "Lecture 11",
+    ),
+    (
+        "14",
+        "ガウス消去法でピボット選択をしないと、どのくらい結果が変わりますか？",
+        "講義ノート第8回の 2×2 の例では、ピボット選択なしだと x1 が 0.0 になり（正しくは 1.0）、完全に間違った答えになります。",
+        "第8回",
+    ),
+    (
+        "15",
+        "Can I use float32 to make my lab code faster?",
+        "Please don't. All reference answers are in float64, and float32 has only about 7 significant digits, so your results will not match to 10 digits.",
+        "Lecture 14",
+    ),
+    (
+        "16",
+        "再試験はありますか？",
+        "この科目には再試験はありません。不合格の場合は翌年度に再履修してください。追試験（病気などで期末試験を受けられなかった人向け）とは別です。",
+        "第15回",
+    ),
 ]
 
 
@@ -809,7 +940,9 @@ def faq_bytes() -> bytes:
 def main() -> None:
     OUT.mkdir(exist_ok=True)
     (OUT / "02_root_finding_ja.txt").write_bytes(ROOT_TEXT.replace("\n", "\r\n").encode("cp932"))
-    (OUT / "03_interpolation_quadrature_en.html").write_text(PANDOC_HEAD + PANDOC_BODY, encoding="utf-8")
+    (OUT / "03_interpolation_quadrature_en.html").write_text(
+        PANDOC_HEAD + PANDOC_BODY, encoding="utf-8"
+    )
     nb = build_notebook()
     (OUT / "07_lab3_ode_stiffness_en.ipynb").write_text(
         json.dumps(nb, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
