@@ -157,6 +157,8 @@ _DETAILS = re.compile(r"^ {0,3}</?details\b[^>]*>\s*$", re.I)
 # A line that only opens or closes a box (a Notion callout's <aside>, a <div>): the box's
 # lines are its text, the tags none.
 _BOX_TAG = re.compile(r"^ {0,3}</?(?:aside|div|section|center)\b[^>]*>\s*$", re.I)
+# A comment that only sets a slide's look (Marp: <!-- _class: lead -->, <!-- paginate: true -->)
+_DIRECTIVE = re.compile(r"_?[A-Za-z][\w-]*:[^\n]{0,60}")
 _SUMMARY = re.compile(r"^ {0,3}<summary\b[^>]*>(.*?)</summary>\s*$", re.I)
 _FOOTNOTE = re.compile(r"^\[\^([^\]\s]+)\]:[ \t]?(.*)$")
 
@@ -245,8 +247,9 @@ def _outside_code_spans(line: str, change) -> str:
 
 def _html_blocks_read(text: str) -> str:
     """HTML written into Markdown, read as Markdown: a <table> as a GFM table, a
-    <details> box as its summary (bold) and its body, an <aside> or <div> as its lines;
-    code fences are left alone."""
+    <details> box as its summary (bold) and its body, an <aside> or <div> as its lines, a
+    comment as its text (Marp writes a slide's speaker notes so) unless it only sets a
+    slide's look; code fences are left alone."""
     out: list[str] = []
     lines = text.split("\n")
     fence: str | None = None
@@ -261,6 +264,15 @@ def _html_blocks_read(text: str) -> str:
             out += ["", *(part for b in blocks for part in (b.text, "")), ""]
             i = end + 1
             continue
+        elif fence is None and line.lstrip().startswith("<!--"):
+            end = next((j for j in range(i, len(lines)) if "-->" in lines[j]), None)
+            if end is not None:
+                said, after = "\n".join(lines[i : end + 1]).strip()[4:].rsplit("-->", 1)
+                if not _DIRECTIVE.fullmatch(said.strip()):
+                    out += ["", *said.strip().split("\n"), ""]  # a slide's notes, a note
+                out.append(after)
+                i = end + 1
+                continue
         elif fence is None and (_DETAILS.match(line) or _BOX_TAG.match(line)):
             line = ""
         elif fence is None and (summary := _SUMMARY.match(line)):
@@ -623,6 +635,7 @@ _SKIPPED = {
     "object",
     "nav",
     "footer",
+    "button",  # an LMS's controls ("完了マークする"), no text of the page
 }
 _BLOCK = {
     "p",

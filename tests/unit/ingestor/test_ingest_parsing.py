@@ -315,6 +315,27 @@ def test_reference_style_links_read_as_inline_links_and_their_definitions_go():
     ]
 
 
+def test_a_marp_decks_speaker_notes_read_as_text_and_its_directives_go():
+    # Marp: a comment that sets the slide's look, and one that holds the speaker's notes
+    text = (
+        "# Fitts's law\n\n<!-- _class: lead -->\n<!-- paginate: false -->\n"
+        "Lecture 4\n\n<!--\nSpeaker notes: office hours Tuesdays 15:00, room S-518.\n-->\n\n"
+        "```html\n<!-- markup, not a note -->\n```\n"
+    )
+    _, blocks = parse_markdown(text)
+    assert [b.text for b in blocks] == [
+        "Lecture 4",
+        "Speaker notes: office hours Tuesdays 15:00, room S-518.",
+        "```html\n<!-- markup, not a note -->\n```",
+    ]
+
+
+def test_an_lms_pages_buttons_are_no_text():
+    html = '<div role="main"><button title="完了">完了マークする</button><p>課題は3回。</p></div>'
+    _, blocks = parse_html(html)
+    assert [b.text for b in blocks] == ["課題は3回。"]
+
+
 def test_a_notion_callout_box_reads_as_its_lines():
     text = "<aside>\n💡 空白の規則を忘れないこと。\n\n</aside>\n\n```html\n<div>\n</div>\n```\n"
     _, blocks = parse_markdown(text)
