@@ -294,12 +294,10 @@ def _links_inline(text: str) -> str:
     """Reference-style links as inline ones ([text](url)), as a reader sees them, and no
     definition lines left at the end of the text; code is left alone."""
     lines = text.split("\n")
+    prose = _prose_lines(lines)
     urls: dict[str, str] = {}
-    fence: str | None = None
-    for line in lines:
-        if marker := _FENCE.match(line):
-            fence = None if fence and line.strip().startswith(fence) else fence or marker.group(1)
-        elif fence is None and (definition := _LINK_DEFINITION.match(line)):
+    for line, is_prose in zip(lines, prose, strict=True):
+        if is_prose and (definition := _LINK_DEFINITION.match(line)):
             urls.setdefault(definition.group(1).strip().casefold(), definition.group(2))
     if not urls:
         return text
@@ -309,17 +307,26 @@ def _links_inline(text: str) -> str:
         url = urls.get((ref or label).strip().casefold())
         return f"[{label}]({url})" if url else m.group(0)
 
-    out: list[str] = []
-    fence = None
+    return "\n".join(
+        _outside_code_spans(line, lambda part: _REFERENCE_LINK.sub(inline, part))
+        if is_prose
+        else line
+        for line, is_prose in zip(lines, prose, strict=True)
+        if not (is_prose and _LINK_DEFINITION.match(line))
+    )
+
+
+def _prose_lines(lines: list[str]) -> list[bool]:
+    """Per line: outside every code fence (a fence's own lines are code too)."""
+    prose: list[bool] = []
+    fence: str | None = None
     for line in lines:
         if marker := _FENCE.match(line):
             fence = None if fence and line.strip().startswith(fence) else fence or marker.group(1)
-        elif fence is None:
-            if _LINK_DEFINITION.match(line):
-                continue
-            line = _outside_code_spans(line, lambda part: _REFERENCE_LINK.sub(inline, part))
-        out.append(line)
-    return "\n".join(out)
+            prose.append(False)
+        else:
+            prose.append(fence is None)
+    return prose
 
 
 def _with_footnotes_inline(text: str) -> str:
