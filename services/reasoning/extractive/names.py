@@ -122,7 +122,7 @@ def names_in(question: str) -> list[list[str]]:
     return names
 
 
-# A Japanese term glossed in English in parentheses: 線形走査（linear scan）, トライ木（trie)
+# A Japanese term glossed in English in parentheses: 線形走査（linear scan）, トライ木（trie）
 # (NFKC makes the full-width parentheses ASCII).
 _GLOSS = re.compile(
     r"([\u30a0-\u30ff\u4e00-\u9fff][\u3040-\u30ff\u4e00-\u9fff]{0,11})"
