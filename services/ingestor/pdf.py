@@ -3,7 +3,9 @@
 pypdf's plain extraction follows the content stream (so columns stay in order)
 but loses paragraph breaks; a paragraph is taken to end at a line clearly
 shorter than the page's full lines. Bookmarks (the outline) give the heading
-path: a bookmark's title line on its page opens that heading there. Lines set
+path: a bookmark's title line on its page opens that heading there; a PDF without
+bookmarks (most printed from a browser, exported slides) has its headings read from the
+type size instead: a short line set clearly larger than the body text. Lines set
 wholly in a monospaced font (Courier, a "Mono" face, LaTeX's typewriter) are a
 code listing or printed output: they become one fenced block, their indentation
 and column spacing as printed. A composite font whose codes are two bytes is read
@@ -15,11 +17,13 @@ from __future__ import annotations
 import io
 import itertools
 import logging
+import math
 import re
 import textwrap
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from pypdf import PageObject, PdfReader
 from pypdf.errors import PyPdfError
@@ -40,9 +44,16 @@ _MONOSPACED_NAME = re.compile(
 )
 _FIXED_PITCH = 1  # bit 1 of a font descriptor's /Flags
 
-# A page's text lines as pypdf extracts them, each with whether it is set wholly in a
-# monospaced font.
-Lines = list[tuple[str, bool]]
+
+class Line(NamedTuple):
+    """A text line as pypdf extracts it."""
+
+    text: str
+    mono: bool  # set wholly in a monospaced font
+    size: float = 0.0  # its largest type size on the page, in points
+
+
+Lines = list[Line]
 
 
 @dataclass
@@ -75,7 +86,7 @@ def parse_pdf(data: bytes, filename: str) -> PdfText:
         pages = _without_monospaced_body(
             _without_running_lines([_page_lines(page) for page in reader.pages])
         )
-        page_texts = ["\n".join(text for text, _ in lines) for lines in pages]
+        page_texts = ["\n".join(line.text for line in lines) for lines in pages]
         bookmarks = _bookmarks(reader)
         meta_title = (reader.metadata.title if reader.metadata else None) or None
     except InvalidInput:
@@ -95,31 +106,43 @@ def parse_pdf(data: bytes, filename: str) -> PdfText:
 
 def _page_lines(page: PageObject) -> Lines:
     """The page's lines, each with whether every character of it is set in a monospaced
-    font."""
-    parts: list[tuple[str, bool]] = []  # what pypdf wrote, piece by piece, and if monospaced
+    font, and its largest type size."""
+    parts: list[tuple[str, bool, float]] = []  # what pypdf wrote, piece by piece
     fonts: dict[int, bool] = {}
 
-    def visit(text, _cm, _tm, font, _size) -> None:
+    def visit(text, cm, tm, font, size) -> None:
         if text:
             key = id(font)
             if key not in fonts:
                 fonts[key] = _monospaced(font)
-            parts.append((text, fonts[key]))
+            parts.append((text, fonts[key], _printed_size(size, cm, tm)))
 
     text = page.extract_text(visitor_text=visit) or ""
-    if "".join(t for t, _ in parts) != text:  # the pieces do not spell the text: no fonts
-        return [(line, False) for line in text.split("\n")]
+    if "".join(t for t, _, _ in parts) != text:  # the pieces do not spell the text: no fonts
+        return [Line(line, False) for line in text.split("\n")]
     lines: Lines = []
-    line, mono = "", True
-    for piece, monospaced in parts:
+    line, mono, size = "", True, 0.0
+    for piece, monospaced, piece_size in parts:
         for i, segment in enumerate(piece.split("\n")):
             if i:
-                lines.append((line, mono and bool(line.strip())))
-                line, mono = "", True
+                lines.append(Line(line, mono and bool(line.strip()), size))
+                line, mono, size = "", True, 0.0
             line += segment
             mono = mono and (monospaced or not segment.strip())
-    lines.append((line, mono and bool(line.strip())))
+            if segment.strip():
+                size = max(size, piece_size)
+    lines.append(Line(line, mono and bool(line.strip()), size))
     return lines
+
+
+def _printed_size(size: float, cm: list[float], tm: list[float]) -> float:
+    """The type size as printed: the font size scaled by the text and the page matrix
+    (vertically: a PDF writer may set size 1 and scale the matrix, as Keynote does)."""
+    try:
+        scale = math.hypot(tm[2], tm[3]) * math.hypot(cm[2], cm[3])
+        return round(float(size) * scale, 1)
+    except (TypeError, ValueError, IndexError):
+        return 0.0
 
 
 _TWO_BYTE_CODES = re.compile(rb"begincodespacerange\s*<0000>\s*<FFFF>\s*endcodespacerange", re.I)
@@ -151,7 +174,7 @@ def _without_running_lines(pages: list[Lines]) -> list[Lines]:
     title and address ("2026/06/03 22:14 notes.md", "file:///…/notes.md 1/2")."""
 
     def edges(lines: Lines) -> set[int]:
-        printed = [i for i, (raw, _) in enumerate(lines) if raw.strip()]
+        printed = [i for i, line in enumerate(lines) if line.text.strip()]
         return set(printed[:2] + printed[-2:])
 
     def shape(raw: str, page: int) -> str:
@@ -163,7 +186,7 @@ def _without_running_lines(pages: list[Lines]) -> list[Lines]:
     if len(pages) < 2:
         return pages
     shapes = [
-        {i: shape(lines[i][0], page) for i in edges(lines)}
+        {i: shape(lines[i].text, page) for i in edges(lines)}
         for page, lines in enumerate(pages, start=1)
     ]
     seen = Counter(s for found in shapes for s in set(found.values()))
@@ -178,10 +201,10 @@ def _without_running_lines(pages: list[Lines]) -> list[Lines]:
 def _without_monospaced_body(pages: list[Lines]) -> list[Lines]:
     """A document set in a monospaced font nearly throughout (a text file printed to PDF,
     perhaps with a page header in another font) has no listings: that font is its body."""
-    printed = [mono for lines in pages for raw, mono in lines if raw.strip()]
+    printed = [line.mono for lines in pages for line in lines if line.text.strip()]
     if sum(printed) < 0.9 * len(printed):
         return pages
-    return [[(raw, False) for raw, _ in lines] for lines in pages]
+    return [[line._replace(mono=False) for line in lines] for lines in pages]
 
 
 def _monospaced(font) -> bool:
@@ -246,23 +269,78 @@ class _HeadingStack:
 
 def _blocks(pages: list[Lines], bookmarks: list[_Bookmark]) -> list[Block]:
     headings = _HeadingStack()
+    levels = {} if bookmarks else _heading_levels(pages)
     blocks: list[Block] = []
     for index, lines in enumerate(pages):
         pending = [b for b in bookmarks if b.page == index]
-        blocks.extend(_page_blocks(lines, index + 1, pending, headings))
+        blocks.extend(_page_blocks(lines, index + 1, pending, headings, levels))
         for mark in pending:  # bookmark whose title is not printed: it opens at the page end
             headings.open(mark)
     return blocks
 
 
+# A heading is set this much larger than the body text, at least: a body of 10.5 pt takes
+# 12 pt headings. Measured on the PDFs of the course sets (a Word print, a browser print, a
+# LaTeX handout, slides from three tools): their headings are 1.2 to 1.8 times the body,
+# and nothing else of 1.15 times or more than the body but a title or a slide's big number.
+HEADING_SCALE = 1.15
+# A document whose larger lines hold this share of its characters or more (a poster, a slide deck
+# of big type) has no headings to tell apart by size.
+MAX_HEADING_SHARE = 0.4
+
+
+def _heading_levels(pages: list[Lines]) -> dict[float, int]:
+    """Type size -> heading level (1 the largest) of the sizes a heading is set in, in a
+    PDF without bookmarks: sizes clearly larger than the body's, the size most of its
+    characters are set in."""
+    printed = [line for lines in pages for line in lines if line.text.strip() and not line.mono]
+    body = Counter()
+    for line in printed:
+        body[line.size] += len(line.text)
+    if not body:
+        return {}
+    body_size = body.most_common(1)[0][0]
+    larger = [
+        line
+        for line in printed
+        if line.size >= HEADING_SCALE * body_size > 0 and _reads_as_heading(_norm(line.text))
+    ]
+    if not larger or _chars(larger) >= MAX_HEADING_SHARE * _chars(printed):
+        return {}
+    sizes = sorted({line.size for line in larger}, reverse=True)
+    return {size: level for level, size in enumerate(sizes, start=1)}
+
+
+def _chars(lines: Lines) -> int:
+    return sum(len(line.text.strip()) for line in lines)
+
+
+def _reads_as_heading(text: str) -> bool:
+    """Short, with a word in it (not a slide's big number), and no sentence (a heading ends
+    in no full stop)."""
+    return (
+        _width(text) <= 80
+        and len(re.findall(r"[^\W\d_]", text)) >= 2
+        and not re.search(r"(?:。|[^\W\d_]\.)$", text)
+    )
+
+
 def _page_blocks(
-    page_lines: Lines, page: int, pending: list[_Bookmark], headings: _HeadingStack
+    page_lines: Lines,
+    page: int,
+    pending: list[_Bookmark],
+    headings: _HeadingStack,
+    levels: dict[float, int],
 ) -> list[Block]:
-    """Paragraph and code blocks of one page; consumes the bookmarks whose titles it finds."""
+    """Paragraph and code blocks of one page; consumes the bookmarks whose titles it finds,
+    or opens a heading at each line set in a heading's size (``levels``)."""
     code = _listing_lines(page_lines)
-    kept = [(_norm(raw), raw.rstrip(), c) for (raw, _), c in zip(page_lines, code, strict=True)]
-    kept = [(line, raw, c) for line, raw, c in kept if line or c]
-    lines = [line for line, _, _ in kept]
+    kept = [
+        (_norm(line.text), line.text.rstrip(), c, _level(line, c, levels))
+        for line, c in zip(page_lines, code, strict=True)
+    ]
+    kept = [k for k in kept if k[0] or k[2]]
+    lines = [line for line, _, _, _ in kept]
     full = _full_line_length([line for line in lines if line])
     blocks: list[Block] = []
     paragraph: list[str] = []
@@ -279,7 +357,7 @@ def _page_blocks(
             j = i
             while j < len(kept) and kept[j][2]:
                 j += 1
-            listing = textwrap.dedent("\n".join(raw for _, raw, _ in kept[i:j]))
+            listing = textwrap.dedent("\n".join(raw for _, raw, _, _ in kept[i:j]))
             blocks.append(Block(fenced(listing), headings.path, page))
             i = j
             continue
@@ -287,6 +365,19 @@ def _page_blocks(
             flush()
             headings.open(pending.pop(0))
             i += consumed
+            continue
+        if level := kept[i][3]:
+            flush()
+            j = i + 1  # a heading wrapped over full lines of its size is one heading
+            while j < len(kept) and kept[j][3] == level and _width(lines[j - 1]) >= 0.8 * full:
+                j += 1
+            headings.open(_Bookmark(page - 1, level, _norm(" ".join(lines[i:j]))))
+            # a line of its size right after it is a subtitle or a byline: text under it
+            for k in range(j, len(kept)):
+                if kept[k][3] != level:
+                    break
+                kept[k] = (*kept[k][:3], None)
+            i = j
             continue
         if LIST_ITEM.match(lines[i]):  # a bullet or a number opens an item of its own
             flush()
@@ -300,13 +391,19 @@ def _page_blocks(
     return blocks
 
 
+def _level(line: Line, code: bool, levels: dict[float, int]) -> int | None:
+    if code or line.size not in levels or not _reads_as_heading(_norm(line.text)):
+        return None
+    return levels[line.size]
+
+
 def _listing_lines(page_lines: Lines) -> list[bool]:
     """Which lines belong to a listing: the monospaced ones, and a blank line between two
     of them (the blank lines of the code as printed); but not a run of them that is mostly
     Japanese, since Japanese fonts are fixed-pitch too (MS Gothic, MS Mincho): a heading
     set in one is no code, and a Japanese comment inside a listing stays in it."""
-    printed = [(i, mono) for i, (raw, mono) in enumerate(page_lines) if raw.strip()]
-    code = [mono for _, mono in page_lines]
+    printed = [(i, line.mono) for i, line in enumerate(page_lines) if line.text.strip()]
+    code = [line.mono for line in page_lines]
     for (i, before), (j, after) in itertools.pairwise(printed):
         if before and after:
             code[i + 1 : j] = [True] * (j - i - 1)
@@ -315,7 +412,7 @@ def _listing_lines(page_lines: Lines) -> list[bool]:
         if is_code and start is None:
             start = i
         elif not is_code and start is not None:
-            text = "".join(raw for raw, _ in page_lines[start:i]).replace(" ", "")
+            text = "".join(line.text for line in page_lines[start:i]).replace(" ", "")
             wide = sum(1 for c in text if unicodedata.east_asian_width(c) in "WF")
             if wide * 2 >= len(text):
                 code[start:i] = [False] * (i - start)
@@ -339,7 +436,7 @@ def _match_heading(lines: list[str], i: int, pending: list[_Bookmark]) -> int:
 
 # What no paragraph opens with: a lower-case word, a closing bracket or mark, a particle
 # (は, が, を …) before anything but kana ("と整列済みの", "で行う"; "では、" may open one).
-_GOES_ON = re.compile(r"[a-z）)」』】、。，．,.]|[はがをにへでとも](?![ぁ-ゖ])")
+_GOES_ON = re.compile(r"[a-z）)」』】、。，．,.]|[はがのをにへでとも](?![ぁ-ゖ])")
 
 
 def _runs_on(line: str, following: str) -> bool:

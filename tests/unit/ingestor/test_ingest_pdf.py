@@ -36,6 +36,42 @@ def test_pages_headings_and_paragraphs():
     ]
 
 
+def test_without_an_outline_a_line_set_larger_than_the_body_is_a_heading():
+    # a browser or slide export has no bookmarks; its headings are set larger
+    data = make_pdf(
+        [
+            [(20, "Describing data"), (14, "Centre"), LONG, (14, "Spread"), "Range and IQR."],
+            [(14, "Sampling"), "A sample is drawn at random."],
+        ]
+    )
+    blocks = parse_pdf(data, "slides.pdf").blocks
+    assert [(b.heading_path, b.text) for b in blocks] == [
+        (("Describing data", "Centre"), LONG),
+        (("Describing data", "Spread"), "Range and IQR."),
+        (("Describing data", "Sampling"), "A sample is drawn at random."),
+    ]
+
+
+def test_a_line_in_a_headings_size_right_after_it_is_text_under_it():
+    # a subtitle or byline set as large as the title: no heading replaces the title unread
+    data = make_pdf([[(18, "Linear systems"), (18, "Lectures 8 and 9, 28 May"), LONG]])
+    blocks = parse_pdf(data, "notes.pdf").blocks
+    assert [(b.heading_path, b.text) for b in blocks] == [
+        (("Linear systems",), "Lectures 8 and 9, 28 May"),
+        (("Linear systems",), LONG),
+    ]
+
+
+def test_a_large_number_or_a_large_sentence_is_no_heading():
+    data = make_pdf([[(16, "Overview"), LONG, (28, "2.140e+10"), (16, "It ends here.")]])
+    blocks = parse_pdf(data, "deck.pdf").blocks
+    assert [(b.heading_path, b.text) for b in blocks] == [
+        (("Overview",), LONG),
+        (("Overview",), "2.140e+10"),
+        (("Overview",), "It ends here."),
+    ]
+
+
 def test_a_listing_in_a_monospaced_font_is_one_code_block_as_printed():
     listing = [
         "def verify(row, password):",
