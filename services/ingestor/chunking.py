@@ -77,10 +77,16 @@ _SOFT_BREAK = re.compile(r"[、，,;；:：]\s*|\s+")
 
 
 def split_sentences(text: str) -> list[str]:
-    """Sentences with their end marks and trailing spaces kept, so joining restores the text."""
+    """Sentences with their end marks and trailing spaces kept, so joining restores the text.
+    A sentence end inside bold or a code span ends none, but where the bold closes with it:
+    "**P1。夜間は作業しない。** 2人で作業する。" cut inside left a stray ** on each side."""
     pieces, start = [], 0
     for match in _SENTENCE_END.finditer(text):
         end = match.end()
+        if _inside_span(text, match.start()):
+            if not text.startswith("**", end):
+                continue
+            end += 2  # the bold closes with the sentence
         while end < len(text) and text[end] in " \t":
             end += 1
         if end > start:
@@ -89,6 +95,13 @@ def split_sentences(text: str) -> list[str]:
     if start < len(text):
         pieces.append(text[start:])
     return [p for p in pieces if p.strip()]
+
+
+def _inside_span(text: str, at: int) -> bool:
+    """Is position ``at`` inside **bold** or a `code span` opened earlier on its line?"""
+    line = text[text.rfind("\n", 0, at) + 1 : at]
+    without_code = re.sub(r"`[^`]*`", "", line)
+    return without_code.count("`") % 2 == 1 or without_code.count("**") % 2 == 1
 
 
 def hard_split(text: str, limit: int) -> list[str]:
@@ -179,12 +192,13 @@ def _pack(pieces: list[str], limits: ChunkLimits, budget: int) -> list[str]:
 
 
 def _merged_lists(blocks: Iterable[Block]) -> Iterator[Block]:
-    """Consecutive list blocks under one heading are one list (HTML gives one per item)."""
+    """Consecutive list blocks under one heading are one list (HTML gives one per item), and
+    a code block indented under an item is that item's (a runbook's step and its command)."""
     pending: Block | None = None
     for block in blocks:
         if (
             pending is not None
-            and block.kind == LIST
+            and (block.kind == LIST or block.kind == CODE and block.text[:1] in " \t")
             and pending.kind == LIST
             and (block.heading_path, block.page) == (pending.heading_path, pending.page)
         ):
@@ -259,11 +273,15 @@ _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
 
 
 def _items(lines: list[str]) -> list[str]:
-    """List items with their continuation lines."""
+    """List items with their continuation lines (and the code under them: a line of it
+    that looks like an item, a YAML list's "- name", is the code's)."""
     items: list[str] = []
+    fenced = False
     for line in lines:
-        if LIST_ITEM.match(line) or not items:
+        if (LIST_ITEM.match(line) and not fenced) or not items:
             items.append(line)
         else:
             items[-1] += "\n" + line
+        if _FENCE_LINE.match(line.lstrip()):
+            fenced = not fenced
     return items

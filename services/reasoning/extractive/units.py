@@ -91,6 +91,7 @@ def units_of(passage: str) -> list[Unit]:
                 continue
             i = _code_block(lines, i + 1, fence.group(1), info in _SQL, group, lead_in, units)
             group += 1
+            continue  # i is past the closing fence: a line right after it is read too
         elif _DISPLAY.match(line.raw):
             first = i
             i += 1
@@ -120,13 +121,21 @@ def units_of(passage: str) -> list[Unit]:
             while i < len(lines) and LIST_ITEM.match(lines[i].raw):
                 start, end = lines[i].start, lines[i].end
                 i += 1
-                # an item's continuation lines are indented or plain text before a blank
-                while i < len(lines) and lines[i].raw.strip() and _continues(lines[i].raw):
+                # an item's continuation lines are indented or plain text before a blank;
+                # a code block indented under it is read as code (its own units)
+                while (
+                    i < len(lines)
+                    and lines[i].raw.strip()
+                    and _continues(lines[i].raw)
+                    and not _FENCE.match(lines[i].raw)
+                ):
                     end = lines[i].end
                     i += 1
                 text = plain_text(passage[start:end]).replace("\n", " ")
                 units.append(Unit(ITEM, text, start, end, group, lead_in))
             group += 1
+            if i < len(lines) and _FENCE.match(lines[i].raw) and lines[i].raw[:1] in " \t":
+                lead_in = units[-1].text  # the step whose command is indented under it
             continue
         elif _HEADING.match(line.raw):
             units.append(Unit(HEADING, plain_text(line.raw), line.start, line.end))

@@ -249,3 +249,31 @@ def test_a_list_item_longer_than_a_chunk_is_cut_but_nothing_is_lost():
     chunks = chunk_blocks(_blocks(item), limits)
     assert all(len(c.text) <= limits.max_chars for c in chunks)
     assert "".join(c.text.split("\n\n", 1)[1] for c in chunks) == item
+
+
+def test_a_sentence_end_inside_bold_or_code_ends_no_sentence():
+    text = "**P1。夜間は作業しない。** 2人で作業する。`a。b` を使う。"
+    assert split_sentences(text) == [
+        "**P1。夜間は作業しない。** ",
+        "2人で作業する。",
+        "`a。b` を使う。",
+    ]
+
+
+def test_a_code_block_indented_under_a_step_stays_with_it():
+    # a runbook: each step with its command, as Markdown nests a fence in a list item
+    limits = ChunkLimits(target_chars=60, max_chars=90, min_chars=10)
+    steps = [
+        "1. 状態を見る。",
+        "   ```shell\n   kubectl get pods\n   - name: x\n   ```",
+        "2. 再起動する。",
+    ]
+    steps += ["   ```shell\n   kubectl rollout restart deploy/gw\n   ```", "3. 待つ。"]
+    chunks = chunk_blocks(_blocks("手順は次のとおり。", *steps), limits)
+    texts = [c.text for c in chunks]
+    assert any(
+        "1. 状態を見る。\n   ```shell\n   kubectl get pods\n   - name: x\n   ```" in t
+        for t in texts
+    )
+    assert any("2. 再起動する。\n   ```shell\n   kubectl rollout restart" in t for t in texts)
+    assert all(t.count("```") % 2 == 0 for t in texts)  # no part opens a fence it leaves open

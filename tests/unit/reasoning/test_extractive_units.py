@@ -151,3 +151,26 @@ def test_a_slide_themes_triangle_bullets_are_items():
         (ITEM, "▶ シフトと還元"),
         (ITEM, "▶ LR(0) 項と正準集成"),
     ]
+
+
+def test_a_line_right_after_a_closing_fence_is_read():
+    passage = "```\nprint(2 + 3)\n```\nThis prints 5."
+    assert [(u.kind, u.text) for u in units_of(passage)] == [
+        (CODE, "print(2 + 3)"),
+        (SENTENCE, "This prints 5."),
+    ]
+
+
+def test_a_command_indented_under_a_step_is_code_in_the_context_of_that_step():
+    passage = (
+        "1. 状態を見る。\n2. 再起動する。\n   ```shell\n   kubectl rollout restart deploy/gw\n"
+        "   ```\n3. 待つ。"
+    )
+    units = units_of(passage)
+    assert [(u.kind, u.text) for u in units] == [
+        (ITEM, "1. 状態を見る。"),
+        (ITEM, "2. 再起動する。"),
+        (CODE, "kubectl rollout restart deploy/gw"),
+        (ITEM, "3. 待つ。"),
+    ]
+    assert units[2].context == "2. 再起動する。"
