@@ -280,19 +280,20 @@ def _blocks(pages: list[Lines], bookmarks: list[_Bookmark]) -> list[Block]:
 
 
 # A heading is set this much larger than the body text, at least: a body of 10.5 pt takes
-# 12 pt headings. Measured on the PDFs of the course sets (a Word print, a browser print, a
-# LaTeX handout, slides from three tools): their headings are 1.2 to 1.8 times the body,
-# and nothing else of 1.15 times or more than the body but a title or a slide's big number.
+# 12 pt headings. Calibrated on the eight PDFs without bookmarks of the course sets (a
+# browser print, a Word print, a LaTeX handout, slides from three tools): their headings
+# are 1.2 to 1.8 times the body; the other lines that large are titles, subtitles and
+# bylines, and a slide's big number.
 HEADING_SCALE = 1.15
-# A document whose larger lines hold this share of its characters or more (a poster, a slide deck
-# of big type) has no headings to tell apart by size.
+# A document whose larger lines hold this share of its characters or more (a poster, a
+# deck of big type) has no headings to tell apart by size.
 MAX_HEADING_SHARE = 0.4
 
 
 def _heading_levels(pages: list[Lines]) -> dict[float, int]:
-    """Type size -> heading level (1 the largest) of the sizes a heading is set in, in a
-    PDF without bookmarks: sizes clearly larger than the body's, the size most of its
-    characters are set in."""
+    """Type size -> heading level (1 the largest), for a PDF without bookmarks: the sizes of
+    short lines set clearly larger than the body, whose size is the one most characters
+    are set in."""
     printed = [line for lines in pages for line in lines if line.text.strip() and not line.mono]
     body = Counter()
     for line in printed:
