@@ -102,7 +102,10 @@ def parse_markdown(text: str) -> tuple[str | None, list[Block]]:
     front = _FRONT_MATTER.match(text)
     named = _FRONT_TITLE.search(front.group(0)) if front else None
     text = text[front.end() :] if front else text
-    text = _with_footnotes_inline(_html_blocks_read(_obsidian_read(_links_inline(text))))
+    # a Marp deck's comments are its speaker notes; another page's are hidden from readers
+    notes = front is not None and _MARP.search(front.group(0)) is not None
+    text = _links_inline(_TOC_MARKER.sub("", text))
+    text = _with_footnotes_inline(_html_blocks_read(_obsidian_read(text), notes))
     headings = _Headings()
     blocks: list[Block] = []
     title: str | None = None
@@ -151,6 +154,10 @@ def parse_markdown(text: str) -> tuple[str | None, list[Block]]:
     return title or (named.group(1).strip() if named else None), blocks
 
 
+_MARP = re.compile(r"^marp:[ \t]*true[ \t]*$", re.M)
+# A wiki's "table of contents here" marker (GitLab [[_TOC_]], Python-Markdown [TOC],
+# kramdown {:toc}): the rendered page shows the headings there, which the chunks have.
+_TOC_MARKER = re.compile(r"^ {0,3}(?:\[\[_?TOC_?\]\]|\[TOC\]|\{:toc\}|\* TOC)[ \t]*$", re.M | re.I)
 _FRONT_TITLE = re.compile(r"""^title:[ \t]*["']?(.+?)["']?[ \t]*$""", re.M)
 _HTML_TABLE = re.compile(r"^ {0,3}<table\b", re.I)
 _DETAILS = re.compile(r"^ {0,3}</?details\b[^>]*>\s*$", re.I)
@@ -245,11 +252,13 @@ def _outside_code_spans(line: str, change) -> str:
     return "".join([*parts, change(line[at:])])
 
 
-def _html_blocks_read(text: str) -> str:
+def _html_blocks_read(text: str, notes: bool = False) -> str:
     """HTML written into Markdown, read as Markdown: a <table> as a GFM table, a
-    <details> box as its summary (bold) and its body, an <aside> or <div> as its lines, a
-    comment as its text (Marp writes a slide's speaker notes so) unless it only sets a
-    slide's look; code fences are left alone."""
+    <details> box as its summary (bold) and its body, an <aside> or <div> as its lines; a
+    comment is hidden, as a rendered page hides it (a wiki's export stamp, a teacher's
+    answer kept back), but read as its text where it holds ``notes`` (Marp writes a
+    slide's speaker notes so) unless it only sets a slide's look; code fences are left
+    alone."""
     out: list[str] = []
     lines = text.split("\n")
     fence: str | None = None
@@ -268,7 +277,7 @@ def _html_blocks_read(text: str) -> str:
             end = next((j for j in range(i, len(lines)) if "-->" in lines[j]), None)
             if end is not None:
                 said, after = "\n".join(lines[i : end + 1]).strip()[4:].rsplit("-->", 1)
-                if not _DIRECTIVE.fullmatch(said.strip()):
+                if notes and not _DIRECTIVE.fullmatch(said.strip()):
                     out += ["", *said.strip().split("\n"), ""]  # a slide's notes, a note
                 out.append(after)
                 i = end + 1

@@ -318,7 +318,7 @@ def test_reference_style_links_read_as_inline_links_and_their_definitions_go():
 def test_a_marp_decks_speaker_notes_read_as_text_and_its_directives_go():
     # Marp: a comment that sets the slide's look, and one that holds the speaker's notes
     text = (
-        "# Fitts's law\n\n<!-- _class: lead -->\n<!-- paginate: false -->\n"
+        "---\nmarp: true\n---\n# Fitts's law\n\n<!-- _class: lead -->\n<!-- paginate: false -->\n"
         "Lecture 4\n\n<!--\nSpeaker notes: office hours Tuesdays 15:00, room S-518.\n-->\n\n"
         "```html\n<!-- markup, not a note -->\n```\n"
     )
@@ -328,6 +328,16 @@ def test_a_marp_decks_speaker_notes_read_as_text_and_its_directives_go():
         "Speaker notes: office hours Tuesdays 15:00, room S-518.",
         "```html\n<!-- markup, not a note -->\n```",
     ]
+
+
+def test_a_comment_outside_a_marp_deck_is_hidden_as_a_rendered_page_hides_it():
+    # a wiki's export stamp, an answer the teacher keeps back, a table-of-contents marker
+    text = (
+        "<!-- exported from the team wiki by t.wojcik -->\n# Runbook\n\n[[_TOC_]]\n\n"
+        "Restart the gateway.\n\n<!-- answer: 42 -->\n\n[TOC]\n"
+    )
+    _, blocks = parse_markdown(text)
+    assert [b.text for b in blocks] == ["Restart the gateway."]
 
 
 def test_an_lms_pages_buttons_are_no_text():
