@@ -252,14 +252,19 @@ def split_structure(block: Block, limit: int) -> list[str]:
         head, lines, tail = lines[:1], lines[1:-1], lines[-1:]
     elif block.kind == FORMULA and lines[0].strip() == "$$" and lines[-1].strip() == "$$":
         head, lines, tail = lines[:1], lines[1:-1], lines[-1:]
-    items = _items(lines) if block.kind == LIST else lines
     frame = "\n".join(([block.intro, ""] if block.intro else []) + head)
     room = limit - len(frame) - len("\n".join(tail)) - 2
     if room < limit // 4:  # an intro or header too long to repeat: parts go without it
         frame, room = "\n".join(head), limit - len("\n".join(head + tail)) - 2
     if room < limit // 4:  # a header or fence wider than a part (a padded table): said once
-        frame, items, tail = "", head + items + tail, []
+        frame, lines, tail = "", head + lines + tail, []
         room = limit - 2
+    if block.kind == LIST:
+        items = _items(lines)
+    elif block.kind == CODE:
+        items = _statements(lines, room)
+    else:
+        items = lines
     parts: list[list[str]] = [[]]
     # a blank line of code stays (hard_split gives nothing for it): it parts functions
     for piece in (piece for item in items for piece in hard_split(item, room) or [""]):
@@ -267,6 +272,39 @@ def split_structure(block: Block, limit: int) -> list[str]:
             parts.append([])
         parts[-1].append(piece)
     return ["\n".join(x for x in (frame, "\n".join(p), "\n".join(tail)) if x) for p in parts]
+
+
+def _statements(lines: list[str], room: int) -> list[str]:
+    """A listing's lines in the pieces it may be parted at: statements, each ending at a
+    blank line or at an SQL statement's semicolon, so that a part does not open in the
+    middle of a CREATE TABLE or a diagram."""
+    pieces: list[list[str]] = [[]]
+    for line in lines:
+        if not line.strip() and pieces[-1] and pieces[-1][-1].strip():
+            pieces.append([])  # a blank line starts the next statement, and stays in it
+        pieces[-1].append(line)
+        if line.rstrip().endswith(";"):
+            pieces.append([])
+    statements: list[str] = []
+    for piece in (p for p in pieces if p):
+        text = "\n".join(piece)
+        statements += [text] if len(text) <= room else _continued(piece, room)
+    return statements
+
+
+def _continued(statement: list[str], room: int) -> list[str]:
+    """A statement longer than a part, in parts each of which repeats its opening line
+    (CREATE TABLE core.booking (), as a table's parts repeat its header: the columns after
+    the cut still say which table they are."""
+    opening = next((line for line in statement if line.strip()), "")
+    if len(opening) > room // 2:
+        return statement  # too wide to repeat: line by line
+    parts: list[list[str]] = [[]]
+    for line in statement:
+        if parts[-1] and len("\n".join([*parts[-1], line])) > room:
+            parts.append([opening])
+        parts[-1].append(line)
+    return ["\n".join(part) for part in parts]
 
 
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")

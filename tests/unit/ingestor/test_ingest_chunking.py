@@ -277,3 +277,16 @@ def test_a_code_block_indented_under_a_step_stays_with_it():
     )
     assert any("2. 再起動する。\n   ```shell\n   kubectl rollout restart" in t for t in texts)
     assert all(t.count("```") % 2 == 0 for t in texts)  # no part opens a fence it leaves open
+
+
+def test_a_long_listing_parts_at_statements_and_a_long_statement_repeats_its_opening():
+    limits = ChunkLimits(target_chars=200, max_chars=260, min_chars=20)
+    small = "CREATE TABLE room (\n    id bigint,\n    code text\n);"
+    columns = "\n".join(f"    column_{i} integer NOT NULL," for i in range(10))
+    large = f"CREATE TABLE booking (\n{columns}\n    version integer\n);"
+    listing = f"```sql\n{small}\n\n{large}\n```"
+    chunks = chunk_blocks(_blocks("表の定義。", listing), limits)
+    bodies = [c.text.split("```sql\n", 1)[1].removesuffix("\n```").strip("\n") for c in chunks]
+    assert bodies[0] == small  # the short statement whole, not run into the long one
+    assert all(b.startswith("CREATE TABLE booking (") for b in bodies[1:])  # says which table
+    assert len(bodies) >= 3 and "    version integer\n);" in bodies[-1]
