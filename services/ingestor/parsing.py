@@ -356,11 +356,16 @@ def _with_footnotes_inline(text: str) -> str:
             kept.append(line)
     if not notes:
         return text
-    return re.sub(
-        r"\[\^([^\]\s]+)\]",
-        lambda m: f" ({notes[m.group(1)]})" if m.group(1) in notes else m.group(0),
-        "\n".join(kept),
-    )
+
+    def inline(m: re.Match) -> str:
+        if m.group(1) not in notes:
+            return m.group(0)
+        note = notes[m.group(1)]
+        if m.string[m.end() : m.end() + 1] in ("。", "."):
+            note = note.rstrip("。.")  # the sentence's own full stop follows: "扱う (…)。"
+        return f" ({note})"
+
+    return re.sub(r"\[\^([^\]\s]+)\]", inline, "\n".join(kept))
 
 
 # A GFM delimiter row: cells of dashes (colons for alignment) between pipes, the outer

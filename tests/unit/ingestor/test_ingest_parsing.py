@@ -186,6 +186,12 @@ def test_markdown_with_html_tables_details_and_footnotes_reads_as_markdown():
     ]
 
 
+def test_a_footnote_read_before_a_full_stop_keeps_one_full_stop():
+    text = "提出は何度でもできる[^1]。\n\n[^1]: 最後の提出を採点する。\n"
+    _, blocks = parse_markdown(text)
+    assert [b.text for b in blocks] == ["提出は何度でもできる (最後の提出を採点する)。"]
+
+
 def test_html_site_menus_and_footer_are_no_content():
     html = (
         "<nav><ul><li>Home</li><li>Syllabus</li></ul></nav>"
