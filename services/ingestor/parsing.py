@@ -125,10 +125,21 @@ def parse_markdown(text: str) -> tuple[str | None, list[Block]]:
             title = name
 
     lines = text.split("\n")
+    item_indent = 0  # where the text of the list item being read starts (3 for "1. ")
     i = 0
     while i < len(lines):
         line = lines[i]
-        if fence := _FENCE.match(line):
+        if line.strip():
+            marker = _MARKDOWN_ITEM.match(line)
+            if marker:
+                item_indent = len(marker.group(0).expandtabs(4))
+            elif not line[:1].isspace():
+                item_indent = 0
+        if not paragraph and (code := _indented_code(lines, i, item_indent)):
+            flush()
+            listing, i = code
+            blocks.append(Block(listing, headings.path))
+        elif fence := _FENCE.match(line):
             flush()
             marker, body = fence.group(1), [line]
             i += 1
@@ -139,6 +150,7 @@ def parse_markdown(text: str) -> tuple[str | None, list[Block]]:
                 i += 1
             blocks.append(Block("\n".join(body), headings.path))
         elif atx := _ATX.match(line):
+            item_indent = 0
             heading(len(atx.group(1)), atx.group(2).strip())
         elif (setext := _SETEXT.match(line)) and len(paragraph) == 1:
             name = paragraph.pop()
@@ -158,6 +170,32 @@ _MARP = re.compile(r"^marp:[ \t]*true[ \t]*$", re.M)
 # A wiki's "table of contents here" marker (GitLab [[_TOC_]], Python-Markdown [TOC],
 # kramdown {:toc}): the rendered page shows the headings there, which the chunks have.
 _TOC_MARKER = re.compile(r"^ {0,3}(?:\[\[_?TOC_?\]\]|\[TOC\]|\{:toc\}|\* TOC)[ \t]*$", re.M | re.I)
+_MARKDOWN_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+")
+
+
+def _indented_code(lines: list[str], i: int, item_indent: int) -> tuple[str, int] | None:
+    """An indented code block opening at line ``i`` (after a blank line): its lines set four
+    spaces in from the text they belong to, the page's or a list item's ("1. 再実行する。"
+    then a blank line and the command under it), as a fenced block at the item's depth,
+    and the index of its last line; None if line ``i`` opens none."""
+    need = item_indent + 4
+    if i > 0 and lines[i - 1].strip() or not _indented(lines[i], need):
+        return None
+    end = i
+    while end + 1 < len(lines) and (not lines[end + 1].strip() or _indented(lines[end + 1], need)):
+        end += 1
+    while not lines[end].strip():
+        end -= 1
+    body = [line.expandtabs(4)[need:] if line.strip() else "" for line in lines[i : end + 1]]
+    prefix = " " * item_indent
+    return "\n".join(prefix + line if line else "" for line in ["```", *body, "```"]), end
+
+
+def _indented(line: str, need: int) -> bool:
+    expanded = line.expandtabs(4)
+    return bool(line.strip()) and len(expanded) - len(expanded.lstrip(" ")) >= need
+
+
 _FRONT_TITLE = re.compile(r"""^title:[ \t]*["']?(.+?)["']?[ \t]*$""", re.M)
 _HTML_TABLE = re.compile(r"^ {0,3}<table\b", re.I)
 _DETAILS = re.compile(r"^ {0,3}</?details\b[^>]*>\s*$", re.I)

@@ -660,3 +660,24 @@ def test_plain_text_bullet_lines_stay_lines_while_wrapped_japanese_joins():
     _, blocks = parse_plain_text(text)
     # a bullet opens a line of its own; a wrapped line (値) joins the one it continues
     assert blocks[0].text == "次の点を決める。\n・監視する値\n・我慢の回数"
+
+
+def test_an_indented_code_block_is_code_at_the_depth_it_belongs_to():
+    # a runbook's commands set four spaces in from their step's text, after a blank line
+    text = (
+        "## 再実行\n\n1. 状態を見る。\n\n       fmkctl batch status\n\n2. 再実行する。\n\n"
+        "       fmkctl batch run\n         --date 2026-04-09\n\n"
+        "- 箇条書きの続き:\n\n    続きの段落（項目の本文から2字下げ）\n\n"
+        "本文。\n\n    SELECT 1;\n"
+    )
+    _, blocks = parse_markdown(text)
+    assert [b.text for b in blocks] == [
+        "1. 状態を見る。",
+        "   ```\n   fmkctl batch status\n   ```",
+        "2. 再実行する。",
+        "   ```\n   fmkctl batch run\n     --date 2026-04-09\n   ```",
+        "- 箇条書きの続き:",
+        "    続きの段落（項目の本文から2字下げ）",
+        "本文。",
+        "```\nSELECT 1;\n```",
+    ]
