@@ -294,7 +294,7 @@ def _statements(lines: list[str], room: int) -> list[str]:
 
 def _continued(statement: list[str], room: int) -> list[str]:
     """A statement longer than a part, in parts each of which repeats its opening line
-    (CREATE TABLE core.booking (), as a table's parts repeat its header: the columns after
+    ("CREATE TABLE core.booking (") as a table's parts repeat its header: the columns after
     the cut still say which table they are."""
     opening = next((line for line in statement if line.strip()), "")
     if len(opening) > room // 2:
