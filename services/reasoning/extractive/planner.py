@@ -138,6 +138,7 @@ def rule_plan(question: str) -> PlanDraft:
 
 _JA_QUESTION_WORDS = "何|いつ|どこ|誰|どの|どう|どれ|なぜ"
 _EN_QUESTION_WORDS = "what|who|whom|whose|when|where|which|why|how"
+_EN_QUESTION_START = re.compile(rf"(?:{_EN_QUESTION_WORDS})\b", re.I)
 _ASKS = re.compile(
     rf"[?？]|か[。.]?$|{_JA_QUESTION_WORDS}|教えて|説明して|述べて"
     rf"|\b(?:{_EN_QUESTION_WORDS}|explain|describe|define|compare)\b",
@@ -215,6 +216,8 @@ def _shape(sentence: str, language: str) -> _Shape:
         return _Shape("question", (), body)
     for pattern in _EN_COMPARE:
         if m := pattern.search(body):
+            if "a" in pattern.groupindex and _EN_QUESTION_START.match(m["a"]):
+                continue  # "How accurate is X compared to Y?" asks of X; no "What is How…"
             raw = [m["a"], m["b"]] if "a" in pattern.groupindex else _en_split(m["items"])
             # "mutex vs spinlock: when is spinning better?": the items end at the colon
             cut = [_COLON.split(item, maxsplit=1) for item in raw]

@@ -48,6 +48,19 @@ def test_what_a_comparison_asks_of_its_items_is_its_last_task(engine, question, 
     assert asked in last.description and asked in " ".join(last.keywords)
 
 
+def test_a_question_with_a_comparison_in_it_is_asked_as_it_stands(engine):
+    # "X compared to Y" where X is itself a question: no task "What is How fast is …?"
+    plan = engine.plan("How fast is a hash join compared to a nested loop?")
+    assert [t.description for t in plan.tasks] == [
+        "How fast is a hash join compared to a nested loop"
+    ]
+    assert {"hash join", "nested loop"} <= set(plan.tasks[0].keywords)
+    assert [t.keywords[0] for t in engine.plan("BM25 compared to TF-IDF?").tasks[:-1]] == [
+        "BM25",
+        "TF-IDF",
+    ]
+
+
 def test_a_request_for_the_comparison_asks_nothing_more(engine):
     plan = engine.plan("ヒープとスタックの違いを教えてください")
     assert plan.tasks[-1].description == "ヒープとスタックの違い"
