@@ -29,7 +29,7 @@ from typing import NamedTuple
 from services.common.text import fenced
 from services.reasoning.extractive.markdown import plain_text
 from services.reasoning.extractive.names import absent_names
-from services.reasoning.extractive.planner import rule_plan
+from services.reasoning.extractive.planner import asks_by_name, rule_plan
 from services.reasoning.extractive.scoring import Scored, UnitScorer, prepare
 from services.reasoning.extractive.text import detect_language, squash_spaces
 from services.reasoning.extractive.units import CODE, FORMULA, ITEM, ROW, SENTENCE, STRUCTURED, Unit
@@ -105,7 +105,7 @@ class Answerer:
         shown: set[tuple[int, int]] = set()  # (passage, unit start) already quoted above
         for description, blocks in sections:
             if len(sections) > 1:
-                yield f"■ {description}\n"
+                yield f"■ {_heading(description, question)}\n"
             if not blocks:
                 yield NOT_COVERED[language] + "\n"
             quoted = False
@@ -142,6 +142,14 @@ class Quote(NamedTuple):
     index: int  # the passage's temp index
     units: list[Unit]
     support: bool  # another passage backing the lead (shown as "- " lines)
+
+
+def _heading(description: str, question: str) -> str:
+    """A task's heading as the student asked it: "容量と補充速度を教えて" asked for the refill
+    rate by name, so its section is "補充速度", not the task's "補充速度とは何か"."""
+    if description.endswith("とは何か") and asks_by_name(question):
+        return description.removesuffix("とは何か")
+    return description
 
 
 def _task_quotes(ranked: Sequence[Scored], listing: bool) -> list[Quote]:

@@ -155,6 +155,14 @@ def asks_for_definition(description: str) -> bool:
     return _shape(text, detect_language(text)).kind == "define"
 
 
+def asks_by_name(question: str) -> bool:
+    """Does the question ask for things by name ("容量と補充速度を教えて"), not to define or
+    compare them?"""
+    text = unicodedata.normalize("NFKC", question).strip()
+    language = detect_language(text)
+    return any(_shape(s, language).kind == "topics" for s in _question_sentences(text))
+
+
 def _question_sentences(question: str) -> list[str]:
     """Question sentences. A statement, or a sentence pointing back (その…, this…),
     joins its neighbour: both describe one thing to find."""

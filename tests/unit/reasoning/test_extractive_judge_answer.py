@@ -337,6 +337,13 @@ def test_a_comparison_is_answered_per_task_and_cites_both_materials(engine):
     assert "[1]" in text[median:mean] and "[2]" in text[mean:]
 
 
+def test_things_asked_for_by_name_head_their_sections_by_name(engine):
+    # "中央値と平均を教えて" asks for the two, not for a definition: no "■ 中央値とは何か"
+    text, _ = answer(engine, "中央値と平均を教えて", [MEDIAN, MEAN])
+    assert "■ 中央値\n" in text and "■ 平均\n" in text
+    assert "とは何か" not in text
+
+
 def test_a_task_answered_by_what_an_earlier_task_quoted_says_so(engine):
     both = "### 代表値\n\n中央値は外れ値の影響を受けにくいが、平均は外れ値の影響を強く受ける。"
     text, evidence = answer(engine, "中央値と平均の違いは？", [both])
