@@ -170,7 +170,10 @@ def _question_sentences(question: str) -> list[str]:
     merged: list[str] = []
     for text in spans or [s.text for s in split_sentences(question)]:
         if merged and (
-            _ANAPHOR.match(text) or not _ASKS.search(merged[-1]) or _instruction_only(text)
+            _ANAPHOR.match(text)
+            or not _ASKS.search(merged[-1])
+            or _instruction_only(text)
+            or _ACCEPTS.search(text)
         ):
             merged[-1] = (
                 f"{merged[-1]} {text}" if detect_language(text) == "en" else merged[-1] + text
@@ -199,6 +202,15 @@ def _clauses(sentence: str) -> list[str]:
         if all(asks.search(part) and keywords_of(part) for part in (first, second)):
             return [first.strip(), *_clauses(second.strip())]
     return [sentence]
+
+
+# A sentence that says what answer will do ("コードでもいいです", "1台目の例でいいです",
+# "答えが知りたいです"): it shapes the question before it, and asks nothing new.
+# Not a question: "英語でもいいですか？" asks one.
+_ACCEPTS = re.compile(
+    r"(?:で(?:も)?(?:いい|良い|構わない|かまわない|大丈夫|OK)(?:です|ので)?"
+    r"|^(?:答え|結果)(?:が|を)?(?:知りたい|教えて)(?:です|ください|ほしい)?)[。.!！]*$"
+)
 
 
 def _instruction_only(sentence: str) -> bool:

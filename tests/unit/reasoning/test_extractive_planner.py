@@ -61,6 +61,15 @@ def test_a_question_with_a_comparison_in_it_is_asked_as_it_stands(engine):
     ]
 
 
+def test_a_sentence_saying_what_answer_will_do_shapes_the_question_before_it(engine):
+    # "コードでもいいです" asks nothing new: no task of its own, no section "■ コードでもいいです"
+    for follow_up in ("コードでもいいです。", "1台目の例でいいです。", "答えが知りたいです"):
+        plan = engine.plan(f"ワーカーを再起動するコマンドは？{follow_up}")
+        assert len(plan.tasks) == 1 and "再起動" in plan.tasks[0].keywords
+    # but a second question stays a task of its own
+    assert len(engine.plan("レポートの締切は？英語でもいいですか？").tasks) == 2
+
+
 def test_a_request_for_the_comparison_asks_nothing_more(engine):
     plan = engine.plan("ヒープとスタックの違いを教えてください")
     assert plan.tasks[-1].description == "ヒープとスタックの違い"
