@@ -282,7 +282,7 @@ def _blocks(pages: list[Lines], bookmarks: list[_Bookmark]) -> list[Block]:
 # A heading is set this much larger than the body text, at least: a body of 10.5 pt takes
 # 12 pt headings. Calibrated on the eight PDFs without bookmarks of the course sets (a
 # browser print, a Word print, a LaTeX handout, slides from three tools): their headings
-# are 1.2 to 1.8 times the body; the other lines that large are titles, subtitles and
+# are 1.2 to 2.5 times the body; the other lines that large are titles, subtitles and
 # bylines, and a slide's big number.
 HEADING_SCALE = 1.15
 # A document whose larger lines hold this share of its characters or more (a poster, a
