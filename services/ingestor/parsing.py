@@ -1055,13 +1055,16 @@ def _hidden_classes(style: str) -> set[str]:
     return hidden
 
 
+def _classes(attrs: list[tuple[str, str | None]]) -> set[str]:
+    return set((dict(attrs).get("class") or "").split())
+
+
 def _hidden(attrs: list[tuple[str, str | None]], hidden_classes: set[str]) -> bool:
     values = dict(attrs)
-    classes = set((values.get("class") or "").split())
     return (
         "hidden" in values
         or _DISPLAY_NONE.search(values.get("style") or "") is not None
-        or bool(classes & hidden_classes)
+        or bool(_classes(attrs) & hidden_classes)
     )
 
 
@@ -1074,13 +1077,11 @@ def _title_block(attrs: list[tuple[str, str | None]]) -> bool:
 def _byline(attrs: list[tuple[str, str | None]]) -> bool:
     """A heading element that holds a page's author, date or subtitle (R Markdown sets them
     as <h4 class="author">): a line of the page, no section of it."""
-    return bool(set((dict(attrs).get("class") or "").split()) & {"author", "date", "subtitle"})
+    return bool(_classes(attrs) & {"author", "date", "subtitle"})
 
 
 def _furniture(attrs: list[tuple[str, str | None]]) -> bool:
-    values = dict(attrs)
-    classes = set((values.get("class") or "").split())
-    return values.get("role") in _FURNITURE_ROLES or bool(classes & _FURNITURE_CLASSES)
+    return dict(attrs).get("role") in _FURNITURE_ROLES or bool(_classes(attrs) & _FURNITURE_CLASSES)
 
 
 def _is_skip_link(attrs: list[tuple[str, str | None]]) -> bool:
