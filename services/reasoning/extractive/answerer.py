@@ -103,9 +103,10 @@ class Answerer:
             yield INSUFFICIENT[language]
             return
         shown: set[tuple[int, int]] = set()  # (passage, unit start) already quoted above
+        by_name = asks_by_name(question)
         for description, blocks in sections:
             if len(sections) > 1:
-                yield f"■ {_heading(description, question)}\n"
+                yield f"■ {_heading(description, by_name)}\n"
             if not blocks:
                 yield NOT_COVERED[language] + "\n"
             quoted = False
@@ -144,10 +145,10 @@ class Quote(NamedTuple):
     support: bool  # another passage backing the lead (shown as "- " lines)
 
 
-def _heading(description: str, question: str) -> str:
+def _heading(description: str, by_name: bool) -> str:
     """A task's heading as the student asked it: "容量と補充速度を教えて" asked for the refill
-    rate by name, so its section is "補充速度", not the task's "補充速度とは何か"."""
-    if description.endswith("とは何か") and asks_by_name(question):
+    rate by name (``by_name``), so its section is "補充速度", not the task's "補充速度とは何か"."""
+    if by_name and description.endswith("とは何か"):
         return description.removesuffix("とは何か")
     return description
 
