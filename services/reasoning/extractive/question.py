@@ -28,7 +28,8 @@ _CODE = re.compile(
     re.I,
 )
 _LISTING = re.compile(
-    r"種類|挙げ|全部|すべて|全て|一覧|手順|順番|ステップ|観点|ポイント|要素|項目|条件|どんな(?:もの|点|こと)"
+    r"種類|挙げ|全部|すべて|全て|一通り|ひととおり|一覧|手順|順番|ステップ|観点|ポイント|要素|項目|条件"
+    r"|どんな(?:もの|点|こと)"
     r"|それぞれ|\beach\b|\brespectively\b"
     r"|何があ|どれ(?:が|と)|\blist\b|\bsteps?\b|\bwhich (?:aspects|steps|types|kinds|ones)\b"
     r"|\bwhat (?:are|were) the\b|\bname (?:the|all)\b|\benumerate\b|\bkinds? of\b|\btypes? of\b",

@@ -41,7 +41,7 @@ _JA_STOP = (
     "何 なに なん 何か いつ どこ 誰 だれ どの どれ どう どんな どのような どういう 如何 "
     "なぜ 何故 どうして いくつ いくら 幾ら どのくらい どれくらい 教える 教えて ください "
     "下さい する ある いる なる 言う いう こと もの よう ため ところ とき について "
-    "に関して に対して における による とは"
+    "に関して に対して における による とは 一通り"
 )
 # Words that frame a question but name no topic; kept out of a task's key terms.
 _FRAME = "定義 意味 説明 違い 差 相違 比較 特徴 関係 理由 仕組み 方法 例 種類"
@@ -103,7 +103,8 @@ def stop_terms() -> frozenset[str]:
 
 # Words that only say how to answer (list them, in order, in detail), never what to find.
 _INSTRUCTION = (
-    "挙げる 挙 順番 順 具体的 具体 詳しい 詳しく 簡単 手短 箇条書き 全部 全て いくつか 一覧 説明 "
+    "挙げる 挙 順番 順 具体的 具体 詳しい 詳しく 簡単 手短 箇条書き 全部 全て 一通り いくつか "
+    "一覧 説明 "
     "list steps step example examples detail details order brief briefly explain describe"
 )
 
@@ -301,8 +302,13 @@ def _japanese_keywords(text: str) -> list[str]:
     return _distinct(kept)
 
 
-# Nouns of an idiom that names no topic: 手に入る is "to get", 気になる "to wonder".
-_JA_IDIOMS = {"手": re.compile(r"手に入"), "気": re.compile(r"気にな")}
+# Nouns of an idiom that names no topic: 手に入る is "to get", 気になる "to wonder",
+# 一通り "all of it, in turn".
+_JA_IDIOMS = {
+    "手": re.compile(r"手に入"),
+    "気": re.compile(r"気にな"),
+    "一通": re.compile(r"一通り"),
+}
 
 
 def _ja_idiom(noun: str, text: str) -> bool:

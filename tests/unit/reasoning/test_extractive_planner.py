@@ -222,6 +222,8 @@ def test_a_stop_word_in_capitals_is_a_keyword_of_a_language(engine):
         ("Where did the final match take place?", ["final match"]),
         ("模範解答はどこで手に入る？", ["模範解答"]),
         ("手の骨は何本ある？", ["手", "骨"]),  # 手 alone is still a hand
+        ("ダッシュボードの機能を一通り教えて", ["ダッシュボード", "機能"]),  # 一通り: all of them
+        ("申請書は一通だけ出せばいい？", ["申請書", "一通"]),  # one copy is a thing asked
     ],
 )
 def test_the_noun_of_an_idiom_is_no_keyword(engine, question, keywords):
@@ -281,6 +283,7 @@ def test_a_question_of_question_words_only_has_no_keyword(engine, question):
         ("索引を作るSQLは？", "code"),
         ("Which setting controls the batch size?", "code"),
         ("正規化の手順を全部挙げて", "listing"),
+        ("正規化で使う関数をひととおり見せて", "listing"),
         ("What are the steps of the protocol?", "listing"),
         ("なぜ代理キーを使うの？", "reason"),
         ("What percentage of pages is filled?", "number"),
