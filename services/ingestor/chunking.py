@@ -266,12 +266,19 @@ def split_structure(block: Block, limit: int) -> list[str]:
     else:
         items = lines
     parts: list[list[str]] = [[]]
-    # a blank line of code stays (hard_split gives nothing for it): it parts functions
+    # a blank line of code stays (hard_split gives nothing for it): it parts functions, but
+    # does not open a part (a fence and then an empty line)
     for piece in (piece for item in items for piece in hard_split(item, room) or [""]):
         if parts[-1] and len("\n".join(parts[-1] + [piece])) > room:
             parts.append([])
-        parts[-1].append(piece)
+        if not parts[-1]:
+            piece = _LEADING_BLANK_LINES.sub("", piece)
+        if parts[-1] or piece:
+            parts[-1].append(piece)
     return ["\n".join(x for x in (frame, "\n".join(p), "\n".join(tail)) if x) for p in parts]
+
+
+_LEADING_BLANK_LINES = re.compile(r"^(?:[ \t]*\n)+")
 
 
 def _statements(lines: list[str], room: int) -> list[str]:
