@@ -235,7 +235,8 @@ def _obsidian_read(text: str) -> str:
 
 def _obsidian_lines(lines: list[str], comments: bool) -> tuple[list[str], int | None]:
     """The lines as the reading view shows them, and the line where a comment still open at
-    the end began (None when every comment closed)."""
+    the end began (None when every comment closed). Fences are followed here, not through
+    ``_prose_lines``: a fence inside a %% comment is hidden with it and opens no code."""
     out: list[str] = []
     fence: str | None = None
     commented = False  # inside a %% comment that spans lines
@@ -299,19 +300,19 @@ def _html_blocks_read(text: str, notes: bool = False) -> str:
     alone."""
     out: list[str] = []
     lines = text.split("\n")
-    fence: str | None = None
+    prose = _prose_lines(lines)
     i = 0
     while i < len(lines):
         line = lines[i]
-        if marker := _FENCE.match(line):
-            fence = None if fence and line.strip().startswith(fence) else fence or marker.group(1)
-        elif fence is None and _HTML_TABLE.match(line):
+        if not prose[i]:
+            pass
+        elif _HTML_TABLE.match(line):
             end = next((j for j in range(i, len(lines)) if "</table>" in lines[j].lower()), i)
             _, blocks = parse_html("\n".join(lines[i : end + 1]))
             out += ["", *(part for b in blocks for part in (b.text, "")), ""]
             i = end + 1
             continue
-        elif fence is None and line.lstrip().startswith("<!--"):
+        elif line.lstrip().startswith("<!--"):
             end = next((j for j in range(i, len(lines)) if "-->" in lines[j]), None)
             if end is not None:
                 said, after = "\n".join(lines[i : end + 1]).strip()[4:].rsplit("-->", 1)
@@ -320,9 +321,9 @@ def _html_blocks_read(text: str, notes: bool = False) -> str:
                 out.append(after)
                 i = end + 1
                 continue
-        elif fence is None and (_DETAILS.match(line) or _BOX_TAG.match(line)):
+        elif _DETAILS.match(line) or _BOX_TAG.match(line):
             line = ""
-        elif fence is None and (summary := _SUMMARY.match(line)):
+        elif summary := _SUMMARY.match(line):
             line = f"\n**{summary.group(1).strip()}**\n"
         out.append(line)
         i += 1
