@@ -17,7 +17,7 @@ import re
 from services.common.errors import InvalidInput
 from services.common.text import fenced
 from services.ingestor.chunking import Block
-from services.ingestor.parsing import parse_markdown
+from services.ingestor.markdown import parse_markdown
 
 MAX_OUTPUT_CHARS = 1500
 

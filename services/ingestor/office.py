@@ -52,8 +52,8 @@ from services.common.errors import InvalidInput
 from services.common.materials import Chunk
 from services.common.text import LIST_ITEM
 from services.ingestor.chunking import Block, ChunkLimits, chunk_blocks
+from services.ingestor.markdown import markdown_table, parse_markdown
 from services.ingestor.omml import paragraph_text
-from services.ingestor.parsing import markdown_table, parse_markdown
 from services.ingestor.qa import table_chunks
 
 _WORD_HEADING = re.compile(r"^(?:heading|見出し)\s*(\d)$", re.I)

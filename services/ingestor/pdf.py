@@ -32,7 +32,8 @@ from pypdf.generic import NameObject, StreamObject
 from services.common.errors import InvalidInput
 from services.common.text import LIST_ITEM, fenced
 from services.ingestor.chunking import Block
-from services.ingestor.parsing import SENTENCE_END, join_cjk_lines
+from services.ingestor.parsing import join_cjk_lines
+from services.ingestor.plaintext import SENTENCE_END
 
 logger = logging.getLogger(__name__)
 

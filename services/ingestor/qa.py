@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from services.common.errors import InvalidInput
 from services.common.materials import Chunk
 from services.ingestor.chunking import Block, ChunkLimits, chunk_blocks, split_long
-from services.ingestor.parsing import markdown_table
+from services.ingestor.markdown import markdown_table
 
 QUESTION_COLUMNS = ("question", "q", "query", "質問", "問題", "問い", "設問")
 ANSWER_COLUMNS = ("answer", "a", "response", "回答", "答え", "解答", "答")

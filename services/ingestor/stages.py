@@ -20,11 +20,14 @@ from services.common.ids import sha256_hex
 from services.common.materials import Chunk
 from services.ingestor.chunking import DEFAULT_LIMITS, Block, ChunkLimits, chunk_blocks
 from services.ingestor.formats import Format, detect_format
+from services.ingestor.markdown import parse_markdown
 from services.ingestor.notebook import parse_notebook
 from services.ingestor.office import parse_docx, parse_pptx, parse_xlsx
-from services.ingestor.parsing import decode_text, parse_html, parse_markdown, parse_plain_text
+from services.ingestor.parsing import decode_text
 from services.ingestor.pdf import parse_pdf
+from services.ingestor.plaintext import parse_plain_text
 from services.ingestor.qa import parse_csv, parse_qa_jsonl
+from services.ingestor.webpage import parse_html
 
 logger = logging.getLogger(__name__)
 

@@ -5,14 +5,10 @@ import codecs
 import pytest
 
 from services.common.errors import InvalidInput
-from services.ingestor.parsing import (
-    decode_text,
-    looks_like_markdown,
-    parse_html,
-    parse_markdown,
-    parse_plain_text,
-    with_outer_pipes,
-)
+from services.ingestor.markdown import parse_markdown, with_outer_pipes
+from services.ingestor.parsing import decode_text
+from services.ingestor.plaintext import looks_like_markdown, parse_plain_text
+from services.ingestor.webpage import parse_html
 from services.reasoning.extractive.units import ROW, SENTENCE, units_of
 
 
