@@ -20,7 +20,8 @@ from services.common.events import (
     SearchResult,
     SessionState,
 )
-from services.common.kafka_io import Emit, now_ms
+from services.common.kafka_io import now_ms
+from services.common.stage_runner import Emit
 from services.librarian import stages as librarian
 from services.professor import stages as professor
 from services.reasoning.llm import LLMEngine

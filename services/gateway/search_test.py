@@ -14,7 +14,7 @@ from typing import Any
 from psycopg_pool import ConnectionPool
 
 from services.common.events import AnswerEvent, Evaluation, SearchRequest, SearchResult
-from services.common.kafka_io import Emit
+from services.common.stage_runner import Emit
 from services.direct import DirectLoop
 from services.loop_runtime import question_event
 from services.reasoning.embedders import Embedder

@@ -27,7 +27,7 @@ from services.common.errors import (
     describe,
 )
 from services.common.events import ChunksStored, IngestJob, MaterialChanged
-from services.common.kafka_io import Emit, StageRunner, now_ms
+from services.common.kafka_io import now_ms
 from services.common.materials import (
     NewMaterial,
     check_material_write,
@@ -35,6 +35,7 @@ from services.common.materials import (
     store_material,
 )
 from services.common.service import run_runners
+from services.common.stage_runner import Emit, StageRunner
 from services.ingestor.settings import IngestionSettings
 from services.ingestor.stages import VisionReader, parse_job
 from services.reasoning import make_embedder

@@ -10,8 +10,8 @@ import threading
 
 from services.common.errors import describe
 from services.common.events import SearchResult
-from services.common.kafka_io import StageRunner
 from services.common.service import run_runners
+from services.common.stage_runner import StageRunner
 from services.librarian import stages
 from services.librarian.settings import LibrarianSettings
 from services.reasoning import make_embedder, make_llm

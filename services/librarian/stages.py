@@ -12,7 +12,7 @@ import dataclasses
 import logging
 
 from services.common.events import Evaluation, Evidence, SearchResult, TaskStatus
-from services.common.kafka_io import Emit
+from services.common.stage_runner import Emit
 from services.reasoning.fallback import REASON_CHARS, recording
 from services.reasoning.llm import LLMEngine, Passage, PlannedTask
 from topics.registry import EVALUATIONS

@@ -14,8 +14,9 @@ import threading
 from services.common import db
 from services.common.errors import NotEnrolled, describe
 from services.common.events import Evaluation, QuestionAsked
-from services.common.kafka_io import Emit, Rejected, StageRunner, now_ms
+from services.common.kafka_io import now_ms
 from services.common.materials import require_enrolled
+from services.common.stage_runner import Emit, Rejected, StageRunner
 from services.professor import stages
 from services.professor.settings import ProfessorSettings
 from services.professor.store import conversation_turns, save_session

@@ -29,7 +29,7 @@ from services.common.events import (
     Task,
     TaskStatus,
 )
-from services.common.kafka_io import Emit
+from services.common.stage_runner import Emit
 from services.reasoning.fallback import REASON_CHARS, fallback_note, recording
 from services.reasoning.llm import LLMEngine, Passage, PlanDraft, PlannedTask, Turn
 from topics.registry import ANSWERS, SEARCH_REQUESTS

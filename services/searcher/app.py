@@ -26,16 +26,10 @@ from services.common import db
 from services.common.avro_codec import AvroCodec
 from services.common.errors import describe
 from services.common.events import Candidate, SearchRequest, SessionState
-from services.common.kafka_io import (
-    Emit,
-    StageRunner,
-    codec_for,
-    make_consumer,
-    now_ms,
-    read_to_end,
-)
+from services.common.kafka_io import codec_for, make_consumer, now_ms, read_to_end
 from services.common.service import run_runners
 from services.common.settings import KafkaSettings
+from services.common.stage_runner import Emit, StageRunner
 from services.reasoning import make_embedder
 from services.reasoning.embedders import Embedder, warm_up
 from services.searcher import engine as physical

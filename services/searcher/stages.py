@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from services.common.events import Candidate, SearchRequest, SearchResult, SessionState
-from services.common.kafka_io import Emit
+from services.common.stage_runner import Emit
 from topics.registry import SEARCH_RESULTS, SEARCH_SESSIONS
 
 logger = logging.getLogger(__name__)

@@ -23,9 +23,9 @@ import pytest
 from insights_instances import InsightsInstances
 from pydantic import SecretStr
 
-from services.common.kafka_io import StageRunner
 from services.common.materials import enroll, ensure_subject
 from services.common.settings import DatabaseSettings, KafkaSettings, StorageSettings
+from services.common.stage_runner import StageRunner
 from services.gateway.app import create_app
 from services.gateway.backends import Backends
 from services.gateway.settings import GatewaySettings

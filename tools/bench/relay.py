@@ -20,15 +20,9 @@ import uuid
 from confluent_kafka import Consumer, TopicPartition
 
 from services.common.events import QuestionAsked
-from services.common.kafka_io import (
-    Emit,
-    Publisher,
-    StageRunner,
-    make_consumer,
-    make_producer,
-    now_ms,
-)
+from services.common.kafka_io import Publisher, make_consumer, make_producer, now_ms
 from services.common.settings import KafkaSettings
+from services.common.stage_runner import Emit, StageRunner
 from tools.bench.machine import percentile
 from topics.apply import apply_topics
 from topics.registry import TopicSpec, full_name

@@ -14,8 +14,9 @@ import pytest
 from services.common import db
 from services.common.errors import DependencyUnavailable
 from services.common.events import AnswerEvent, IngestJob, QuestionAsked
-from services.common.kafka_io import POISON_AFTER, Emit, Publisher, StageRunner, now_ms
+from services.common.kafka_io import Publisher, now_ms
 from services.common.materials import enroll, ensure_subject
+from services.common.stage_runner import POISON_AFTER, Emit, StageRunner
 from services.ingestor.app import Ingestor
 from services.ingestor.settings import IngestionSettings
 from services.librarian import app as librarian_app

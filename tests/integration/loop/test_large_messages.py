@@ -9,7 +9,8 @@ import uuid
 import pytest
 
 from services.common.events import Candidate, QuestionAsked, SearchRequest, SearchResult
-from services.common.kafka_io import Emit, Publisher, StageRunner, codec_for, now_ms
+from services.common.kafka_io import Publisher, codec_for, now_ms
+from services.common.stage_runner import Emit, StageRunner
 from services.librarian import app as librarian_app
 from services.librarian.settings import LibrarianSettings
 from services.professor import stages as professor
