@@ -50,7 +50,8 @@ SEQ_ANSWER = 1000
 
 @dataclass(frozen=True)
 class SessionRecord:
-    """A row of the sessions table (and of the unanswered log when INSUFFICIENT)."""
+    """A row of the sessions table (and of the unanswered log when INSUFFICIENT or answered
+    only in part)."""
 
     session_id: str
     subject_id: str
@@ -64,7 +65,8 @@ class SessionRecord:
     evidence: list[Evidence] = field(default_factory=list)
     conversation_id: str | None = None
     deadline_ms: int | None = None  # when RUNNING: the answer is due by then (plan.deadline_ms)
-    # INSUFFICIENT only: the required tasks left unsatisfied, and the best evidence found
+    # INSUFFICIENT, or ANSWERED in part: the required tasks left unsatisfied, and the best
+    # evidence found
     missing_tasks: list[str] = field(default_factory=list)
     best_passages: list[Evidence] = field(default_factory=list)
 
@@ -369,8 +371,12 @@ def answer(
     """Phase 4: draft from the selected evidence, review it against the evidence, publish."""
     plan = state.plan
     satisfied = {s.task_id for s in state.task_status if s.satisfied}
-    all_satisfied = all(t.task_id in satisfied for t in plan.tasks if t.required)
-    status = "ANSWERED" if all_satisfied and state.evidence else "INSUFFICIENT"
+    required = [t for t in plan.tasks if t.required]
+    missing = [t.description for t in required if t.task_id not in satisfied]
+    # Part of the question answered is answered, saying what is missing (seed 001: go on to
+    # the answer with the evidence found); nothing of it answered is INSUFFICIENT.
+    answered_some = not required or len(missing) < len(required)
+    status = "ANSWERED" if answered_some and state.evidence else "INSUFFICIENT"
     evidence = select_evidence(state)
     passages = [
         Passage(
@@ -385,7 +391,11 @@ def answer(
     complete = status == "ANSWERED"
     try:
         with recording() as fell_back:
-            draft = "".join(engine.answer(state.question, plan.language, passages, complete))
+            draft = "".join(
+                engine.answer(
+                    state.question, plan.language, passages, complete, missing if complete else ()
+                )
+            )
             review = engine.review(state.question, plan.language, draft, passages)
     except Exception as exc:  # the engine and any fallback failed: end the session, say why
         record = SessionRecord(
@@ -399,6 +409,8 @@ def answer(
         status, text = "INSUFFICIENT", ""
     if status == "INSUFFICIENT":
         text = insufficient_preface(plan.language, plan.tasks, satisfied) + text
+    elif missing:
+        text = partial_preface(plan.language, missing) + text
     if fallbacks:
         text += fallback_note(plan.language, fallbacks)
     citations = [
@@ -449,8 +461,7 @@ def answer(
         citations,
         list(state.evidence),
     )
-    if status == "INSUFFICIENT":
-        missing = [t.description for t in plan.tasks if t.required and t.task_id not in satisfied]
+    if status == "INSUFFICIENT" or missing:  # the unanswered log holds both
         best = sorted(state.evidence, key=lambda e: -e.score)[:UNANSWERED_PASSAGES]
         record = dataclasses.replace(record, missing_tasks=missing, best_passages=best)
     return emits, record
@@ -463,6 +474,16 @@ def insufficient_preface(language: str, tasks: list[Task], satisfied: set[str]) 
         return "資料から十分な根拠が見つかりませんでした（不足: " + "、".join(missing) + "）。\n"
     return (
         "The course materials do not give enough evidence (missing: " + "; ".join(missing) + ").\n"
+    )
+
+
+def partial_preface(language: str, missing: list[str]) -> str:
+    if language == "ja":
+        return (
+            "質問の一部は資料に根拠が見つかりませんでした（不足: " + "、".join(missing) + "）。\n"
+        )
+    return (
+        f"The course materials answer only part of the question (missing: {'; '.join(missing)}).\n"
     )
 
 

@@ -43,7 +43,7 @@ def save_session(conn: psycopg.Connection, record: SessionRecord) -> None:
             record.deadline_ms,
         ),
     )
-    if record.status == "INSUFFICIENT":
+    if record.status == "INSUFFICIENT" or record.missing_tasks:  # answered in part too
         passages = [
             {
                 "chunk_id": e.chunk_id,

@@ -117,14 +117,19 @@ class FallbackLLM:
         )
 
     def answer(
-        self, question: str, language: str, evidence: Sequence[Passage], complete: bool = True
+        self,
+        question: str,
+        language: str,
+        evidence: Sequence[Passage],
+        complete: bool = True,
+        missing: Sequence[str] = (),
     ) -> Iterator[str]:
         # The primary's stream is taken whole before any of it is passed on: a stream that
         # breaks half-way must not leave half an answer in front of the fallback's.
         pieces = self._step(
             "answer",
-            lambda: list(self.primary.answer(question, language, evidence, complete)),
-            lambda: list(self.fallback.answer(question, language, evidence, complete)),
+            lambda: list(self.primary.answer(question, language, evidence, complete, missing)),
+            lambda: list(self.fallback.answer(question, language, evidence, complete, missing)),
         )
         yield from pieces
 

@@ -121,12 +121,20 @@ class LLMEngine(Protocol):
     ) -> QueryDraft: ...
 
     def answer(
-        self, question: str, language: str, evidence: Sequence[Passage], complete: bool = True
+        self,
+        question: str,
+        language: str,
+        evidence: Sequence[Passage],
+        complete: bool = True,
+        missing: Sequence[str] = (),
     ) -> Iterator[str]:
         """Stream the answer; cite evidence as [n] with n = passage index + 1.
 
         ``complete`` is False when the loop ended without enough evidence: the caller says
         what is missing, and the engine shows only passages that come close, if any.
+        ``missing`` names the tasks (by description) that the evidence does not answer when
+        the rest of the question is answered: the engine says so under each of them and
+        shows only what comes close there.
         """
         ...
 

@@ -83,7 +83,12 @@ class Answerer:
         self.scorer = scorer
 
     def answer(
-        self, question: str, language: str, evidence: Sequence[Passage], complete: bool = True
+        self,
+        question: str,
+        language: str,
+        evidence: Sequence[Passage],
+        complete: bool = True,
+        missing: Sequence[str] = (),
     ) -> Iterator[str]:
         language = language if language in NOTE else detect_language(question)
         tasks = rule_plan(question).tasks
@@ -96,19 +101,27 @@ class Answerer:
             yield from self._closest(language, ranked)
             return
         sections = [
-            (t.description, _task_quotes(ranked.get(t.task_id, []), prepare(t).wants.listing))
+            (
+                t.description,
+                _task_quotes(ranked.get(t.task_id, []), prepare(t).wants.listing)
+                if t.description not in missing
+                else [],
+                t.task_id,
+            )
             for t in tasks
         ]
-        if not any(blocks for _, blocks in sections):
+        if not any(blocks for _, blocks, _ in sections):
             yield INSUFFICIENT[language]
             return
         shown: set[tuple[int, int]] = set()  # (passage, unit start) already quoted above
         by_name = asks_by_name(question)
-        for description, blocks in sections:
+        for description, blocks, task_id in sections:
             if len(sections) > 1:
                 yield f"■ {_heading(description, by_name)}\n"
             if not blocks:
                 yield NOT_COVERED[language] + "\n"
+                if description in missing:  # what comes close, as for an unanswered question
+                    yield from self._closest(language, {task_id: ranked.get(task_id, [])})
             quoted = False
             for quote in blocks:
                 units = [u for u in quote.units if (quote.index, u.start) not in shown]

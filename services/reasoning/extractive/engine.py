@@ -69,9 +69,14 @@ class ExtractiveLLM:
         return self.judge.evaluate(question, tasks, passages)
 
     def answer(
-        self, question: str, language: str, evidence: Sequence[Passage], complete: bool = True
+        self,
+        question: str,
+        language: str,
+        evidence: Sequence[Passage],
+        complete: bool = True,
+        missing: Sequence[str] = (),
     ) -> Iterator[str]:
-        return self.answerer.answer(question, language, evidence, complete)
+        return self.answerer.answer(question, language, evidence, complete, missing)
 
     def review(
         self, question: str, language: str, draft: str, evidence: Sequence[Passage]

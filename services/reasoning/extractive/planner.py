@@ -174,6 +174,7 @@ def _question_sentences(question: str) -> list[str]:
             or not _ASKS.search(merged[-1])
             or _instruction_only(text)
             or _ACCEPTS.search(text)
+            or _names_nothing(text)
         ):
             merged[-1] = (
                 f"{merged[-1]} {text}" if detect_language(text) == "en" else merged[-1] + text
@@ -211,6 +212,13 @@ _ACCEPTS = re.compile(
     r"(?:で(?:も)?(?:いい|良い|構わない|かまわない|大丈夫|OK)(?:です|ので)?"
     r"|^(?:答え|結果)(?:が|を)?(?:知りたい|教えて)(?:です|ください|ほしい)?)[。.!！]*$"
 )
+
+
+def _names_nothing(sentence: str) -> bool:
+    """A Japanese sentence without a word of two characters ("やり方を教えてください", "例は？"):
+    it asks more of what the sentence before named."""
+    words = keywords_of(sentence)
+    return detect_language(sentence) == "ja" and all(len(w) < 2 for w in words)
 
 
 def _instruction_only(sentence: str) -> bool:

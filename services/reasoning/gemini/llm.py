@@ -128,7 +128,12 @@ class GeminiLLM:
         return QueryDraft(text_queries=queries, vector_query=vector or question)
 
     def answer(
-        self, question: str, language: str, evidence: Sequence[Passage], complete: bool = True
+        self,
+        question: str,
+        language: str,
+        evidence: Sequence[Passage],
+        complete: bool = True,
+        missing: Sequence[str] = (),
     ) -> Iterator[str]:
         config = types.GenerateContentConfig(
             system_instruction=prompts.ANSWER_SYSTEM,
@@ -137,7 +142,7 @@ class GeminiLLM:
             ),
         )
         prompt = prompts.answer_prompt(
-            question, language, evidence, complete, self.answer_context_chars
+            question, language, evidence, complete, self.answer_context_chars, missing
         )
         with engine_errors(f"gemini answer ({self.models['answer']})"):
             stream = self._client.get().models.generate_content_stream(

@@ -226,15 +226,25 @@ INCOMPLETE_NOTE = (
 )
 
 
+PARTIAL_NOTE = (
+    "The evidence answers only part of the question. It does not answer: {missing}. Answer "
+    "the rest; for each of these, say in one sentence that the materials do not cover it, and "
+    "do not answer it from anything else."
+)
+
+
 def answer_prompt(
     question: str,
     language: str,
     evidence: Sequence[Passage],
     complete: bool = True,
     budget_chars: int = 24_000,
+    missing: Sequence[str] = (),
 ) -> str:
     lang = "Japanese" if language == "ja" else "English"
     note = "" if complete else f"{INCOMPLETE_NOTE}\n\n"
+    if complete and missing:
+        note = PARTIAL_NOTE.format(missing="; ".join(missing)) + "\n\n"
     return (
         f"Answer in {lang}.\n\n{note}Question:\n{question}\n\n"
         f"Evidence (each passage's whole section, then what stands around it):\n"

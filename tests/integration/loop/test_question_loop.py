@@ -64,6 +64,26 @@ def test_unanswerable_question_ends_insufficient_and_is_logged(pipeline, demo_su
     assert status == ("INSUFFICIENT",)
 
 
+def test_a_question_answered_in_part_says_what_is_missing_and_logs_it(pipeline, demo_subject):
+    session, events = ask(
+        pipeline, demo_subject, "中央値とは何ですか？量子色力学のゲージ対称性は何ですか？"
+    )
+    final = events[-1]
+    assert final.status == "ANSWERED", final.answer
+    assert final.answer.startswith("質問の一部は資料に根拠が見つかりませんでした"), final.answer
+    assert final.citations
+    with db.connect(pipeline.db) as conn:
+        missing = conn.execute(
+            "SELECT missing_tasks FROM unanswered WHERE session_id = %s", (session,)
+        ).fetchone()
+        status = conn.execute(
+            "SELECT status FROM sessions WHERE session_id = %s", (session,)
+        ).fetchone()
+    assert status == ("ANSWERED",)
+    assert missing is not None and any("量子色力学" in task for task in missing[0])
+    assert not any("中央値" in task for task in missing[0])  # the part answered is not logged
+
+
 def test_question_needing_two_materials_iterates_and_never_sees_a_chunk_twice(
     pipeline, demo_subject
 ):

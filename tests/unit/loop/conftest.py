@@ -54,7 +54,7 @@ class ScriptedEngine:
         self.refinements.append(strategy)
         return QueryDraft([self.words[t] for t in missing], f"{strategy}: {question}")
 
-    def answer(self, question, language, evidence, complete=True):
+    def answer(self, question, language, evidence, complete=True, missing=()):
         for i, p in enumerate(evidence):
             yield f"{p.text} [{i + 1}]\n"
 

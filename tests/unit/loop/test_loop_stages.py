@@ -231,8 +231,8 @@ def test_the_answer_step_reads_each_pieces_section_heading(engine_for, memory_se
     engine = engine_for({"t1": "median", "t2": "standard error"})
     received = []
     draft = engine.answer
-    engine.answer = lambda q, lang, evidence, complete=True: (
-        received.extend(evidence) or draft(q, lang, evidence, complete)
+    engine.answer = lambda q, lang, evidence, complete=True, missing=(): (
+        received.extend(evidence) or draft(q, lang, evidence, complete, missing)
     )
     DirectLoop(engine, memory_search(CHUNKS), lambda record: None).run(question())
     sections = {p.heading for p in received}
@@ -255,6 +255,25 @@ def test_direct_loop_stops_at_max_iterations_with_an_honest_insufficient(engine_
     assert len(search.orders) == 3
     assert engine.refinements == ["missing", "broader"]
     assert "missing" in final.answer and records[-1].status == "INSUFFICIENT"
+
+
+def test_a_question_answered_in_part_is_answered_saying_what_is_missing(engine_for, memory_search):
+    engine = engine_for({"t1": "median", "t2": "quark"})
+    told = []
+    draft = engine.answer
+    engine.answer = lambda q, lang, evidence, complete=True, missing=(): (
+        told.append((complete, list(missing))) or draft(q, lang, evidence, complete, missing)
+    )
+    records = []
+    final = DirectLoop(engine, memory_search(CHUNKS), records.append).run(
+        question("median and quark?", max_iterations=2)
+    )[-1]
+    assert (final.status, final.stop_reason) == ("ANSWERED", "max_iterations")
+    assert told == [(True, ["find quark"])]  # the engine knows which part it cannot answer
+    assert final.answer.startswith("The course materials answer only part of the question")
+    assert "find quark" in final.answer and "The median is the middle value." in final.answer
+    # the teacher's unanswered log gets the part that is missing
+    assert records[-1].missing_tasks == ["find quark"] and records[-1].best_passages
 
 
 def test_deadline_ends_the_loop(engine_for, memory_search):

@@ -16,7 +16,7 @@ from services.common.settings import LLMSettings
 from services.reasoning import make_llm
 from services.reasoning.embedders import UseM3Embedder
 from services.reasoning.extractive import ExtractiveLLM
-from services.reasoning.extractive.answerer import INSUFFICIENT
+from services.reasoning.extractive.answerer import CLOSEST, INSUFFICIENT, NOT_COVERED
 from services.reasoning.llm import Passage
 
 INDEXES = """## 4.2 パラメータ
@@ -450,3 +450,22 @@ def test_the_same_inputs_give_the_same_outputs_whatever_the_hash_seed():
 def test_make_llm_is_extractive_without_a_key():
     assert make_llm(LLMSettings(gemini_api_key=None)).name == "extractive"
     assert make_llm(LLMSettings(gemini_api_key="k", llm_engine="extractive")).name == "extractive"
+
+
+def test_a_part_the_evidence_does_not_answer_says_so_and_shows_only_what_comes_close(engine):
+    question = "中央値とは？学部生の貸出期間は？"
+    tasks = engine.plan(question).tasks
+    assert len(tasks) == 2
+    missing = [tasks[1].description]
+
+    def answered(*texts):
+        evidence = [Passage(p.index, p.text, context=p.text) for p in passages(*texts)]
+        text = "".join(engine.answer(question, "ja", evidence, True, missing))
+        return text.partition(f"■ {missing[0]}")
+
+    answered_part, heading, missing_part = answered(MEDIAN, WEATHER)
+    assert "中央に来る値" in answered_part and heading
+    assert NOT_COVERED["ja"] in missing_part and "台風" not in missing_part  # nothing close
+    _, _, missing_part = answered(MEDIAN, LOANS)
+    # a passage the judge did not accept is shown as the closest, never as the answer
+    assert CLOSEST["ja"] in missing_part and "貸出期間" in missing_part

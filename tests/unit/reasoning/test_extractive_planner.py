@@ -236,6 +236,18 @@ def test_a_sentence_pointing_back_joins_the_one_before(engine):
 
 
 @pytest.mark.parametrize(
+    "question, tasks",
+    [
+        ("索引はこの授業で使いますか？作り方を教えてください", [["索引", "授業"]]),
+        ("課題2の締切はいつ？何を出せばいい？", [["課題2", "締切"]]),
+        ("索引とは？正規化とは？", [["索引"], ["正規化"]]),  # each names its own topic
+    ],
+)
+def test_a_sentence_that_names_nothing_asks_more_of_the_one_before(engine, question, tasks):
+    assert [t.keywords for t in engine.plan(question).tasks] == tasks
+
+
+@pytest.mark.parametrize(
     "question, keywords",
     [
         ("索引を作るときの注意点は？いくつか挙げて。", ["索引", "注意点"]),

@@ -309,6 +309,13 @@ def test_answer_without_enough_evidence_is_told_so():
     assert "without enough evidence" in canned.prompt()
 
 
+def test_an_answer_to_part_of_the_question_is_told_which_part_is_missing():
+    canned = Canned(chunks=["中央値は真ん中の値です [1]。標準誤差は資料にありません。"])
+    list(engine_for(canned).answer("中央値と標準誤差は？", "ja", PASSAGES, missing=["標準誤差"]))
+    assert "It does not answer: 標準誤差." in canned.prompt()
+    assert "without enough evidence" not in canned.prompt()
+
+
 def test_evaluate_reports_the_stop_conditions_the_evidence_does_not_meet():
     canned = Canned(
         {
