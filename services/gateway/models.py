@@ -326,7 +326,10 @@ class InsightsWindow(OutcomeCounts):
 
 
 class UnansweredTopic(BaseModel):
-    keyword: str = Field(description="A keyword of a required task INSUFFICIENT answers missed.")
+    keyword: str = Field(
+        description="A keyword of a required task that answers left unanswered (INSUFFICIENT, "
+        "or answered in part)."
+    )
     sessions: int
     last_asked_ms: int
     example_question: str

@@ -189,7 +189,8 @@ def complete(session_id: str, entry: dict[str, Any]) -> SessionOutcome | None:
         return None
     status = final["status"] if final["status"] in STATUSES else "FAILED"
     gaps: list[Gap] = []
-    if status == "INSUFFICIENT" and entry.get("eval"):
+    # the required tasks left unanswered, by an INSUFFICIENT answer or one answered in part
+    if status in ("INSUFFICIENT", "ANSWERED") and entry.get("eval"):
         seen: set[str] = set()
         for task in entry["eval"]["gaps"]:
             for keyword in task["keywords"] or [task["task"]]:
@@ -282,7 +283,7 @@ def count_question(partial: dict[str, Any] | None, asked_ms: int) -> dict[str, A
 
 def count_outcome(partial: dict[str, Any] | None, outcome: SessionOutcome) -> dict[str, Any]:
     """A finished session: its status, iterations and latency in the windows of its asking
-    time, its gaps when INSUFFICIENT, and the materials its answer cited."""
+    time, its gaps (what it left unanswered), and the materials its answer cited."""
     partial = partial or empty_subject()
     status = outcome.status.lower()
 

@@ -97,6 +97,16 @@ def test_a_session_completes_once_with_its_outcome_and_stage_timings():
     ]
 
 
+def test_a_question_answered_in_part_counts_the_part_it_left_as_a_gap():
+    events = session_events("s3", "stats", "INSUFFICIENT", 1)
+    final, at_ms, offset = events[-1]
+    events[-1] = (AnswerEvent(**{**final.__dict__, "status": "ANSWERED"}), at_ms, offset)
+    _, [o], _, _ = run(events)
+    assert o.status == "ANSWERED" and o.gaps == [stages.Gap("標準誤差", "標準誤差とは何か")]
+    _, [whole], _, _ = run(session_events("s4", "stats", "ANSWERED", 1))
+    assert whole.gaps == []  # an answer to every part leaves none
+
+
 def test_any_arrival_order_gives_the_same_outcome():
     events = session_events("s2", "stats", "ANSWERED", 2)
     _, [expected], _, _ = run(events)
