@@ -17,7 +17,8 @@ names the question's terms is often next to the one that answers it.
 
 The reflection pass checks every line against its cited passage. When the evidence is
 incomplete, only the units above ``RELEVANCE_FLOOR`` are shown, as the closest the
-materials come.
+materials come; so it is under each task the caller names as missing when the rest of the
+question is answered.
 """
 
 from __future__ import annotations
