@@ -36,7 +36,8 @@ _LISTING = re.compile(
     re.I,
 )
 _REASON = re.compile(
-    r"なぜ|何故|どうして|理由|何のため|目的(?!関数)|\bwhy\b|\breasons?\b|\bwhat for\b|\bpurpose\b",
+    r"なぜ|何故|どうして|なんで(?!す|しょ)|理由|決め手|何のため|目的(?!関数)"
+    r"|\bwhy\b|\breasons?\b|\bwhat for\b|\bpurpose\b",
     re.I,
 )
 _COMPARE = re.compile(

@@ -298,6 +298,8 @@ def test_a_question_of_question_words_only_has_no_keyword(engine, question):
         ("正規化で使う関数をひととおり見せて", "listing"),
         ("What are the steps of the protocol?", "listing"),
         ("なぜ代理キーを使うの？", "reason"),
+        ("代理キーを使うのはなんで？", "reason"),  # spoken なぜ; not なんですか
+        ("排他制約を選んだ決め手は？", "reason"),
         ("What percentage of pages is filled?", "number"),
         ("何ミリ秒で打ち切る？", "number"),
         ("試験にメモを持ち込んでもいい？", "yes_no"),
@@ -309,6 +311,11 @@ def test_a_question_of_question_words_only_has_no_keyword(engine, question):
 )
 def test_the_shape_of_answer_a_question_asks_for(question, shape):
     assert getattr(wants_of(question), shape) is True
+
+
+def test_a_question_said_with_nandesu_asks_no_reason():
+    assert wants_of("留学生なんですが、英語で書いてもいいですか？").reason is False
+    assert wants_of("何台くらい置く計画なんでしょう？").reason is False
 
 
 @pytest.mark.parametrize("question", ["何日間借りられる？", "試験はいつ？", "When was it built?"])
