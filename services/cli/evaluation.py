@@ -232,6 +232,41 @@ def answers(
 
 
 @app.command()
+def compare(
+    before: Annotated[Path, typer.Argument(help="An eval answers report, or a folder of them.")],
+    after: Annotated[Path, typer.Argument(help="The same dataset(s) after the change.")],
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """What a change gained and lost: two eval answers runs, question by question."""
+    import dataclasses
+
+    from tools.evaluation.compare import compare_reports
+
+    with friendly_errors():
+        comparisons = compare_reports(before, after)
+    if as_json:
+        print_json([dataclasses.asdict(c) for c in comparisons])
+        return
+    table = Table("dataset", "strict before", "after", "unanswerable refused", "gained", "lost")
+    for c in comparisons:
+        table.add_row(
+            c.dataset,
+            f"{c.right_before / c.questions:.3f}",
+            f"{c.right_after / c.questions:.3f}",
+            f"{c.refused_before} → {c.refused_after} of {c.unanswerable}" if c.unanswerable else "",
+            str(len(c.gained)),
+            str(len(c.lost)),
+        )
+    console.print(table)
+    for c in comparisons:
+        for mark, changed in (("[green]+[/green]", c.gained), ("[red]−[/red]", c.lost)):
+            for q in changed:
+                console.print(
+                    f"{mark} {c.dataset} {q.qid} ({q.type}) {q.question}", highlight=False
+                )
+
+
+@app.command()
 def check(
     dataset: Annotated[Path, typer.Argument(help="A course set: materials/ + queries.jsonl.")],
 ) -> None:
