@@ -205,9 +205,11 @@ _JA_RUN = re.compile(
     # an identifier stays whole: ef_search, sf-search-api, isolation.level, pg_trgm
     r"|(?<=[A-Za-z0-9])[_.\-](?=[A-Za-z0-9]))+"
 )
-# 何 with the counter after it is the question word inside a run (最小何レプリカ, 何月何日)
+# 何 with the counter after it is the question word inside a run (最小何レプリカ, 何月何日,
+# 何日間, 何か月, 何回目)
 _QUESTION_COUNTER = re.compile(
-    r"何(?:故|曜日|曜|年|月|日|時|分|秒|人|個|回|歳|割|倍|件|本|台|枚|段|行|列|次元|桁|文字|ページ|%)?"
+    r"何(?:故|曜日|曜|(?:時限|(?:年|日|時|週|分|秒)間?|[かヶカケ]?月|人|個|回|番|歳|割|倍|件|本|冊"
+    r"|台|枚|段|行|列|次元|桁|限|文字|ページ|%)目?)?"
 )
 _VERB_ENDINGS = tuple("るうくすつぬむぶぐ")
 _JA_FORMAL_NOUNS = set("事物時為所等他彼此其際方")
@@ -274,7 +276,9 @@ def is_stop_word(word: str) -> bool:
 
 def _japanese_keywords(text: str) -> list[str]:
     stops = stop_terms()
-    # A leading 何 belongs to the question word (何年, 何人), not to the topic.
+    # A leading 何 belongs to the question word (何年, 何人), not to the topic; 何か月 is
+    # written with a kana too (the same length, so positions stay).
+    text = re.sub(r"何[かカケ]月", "何ヶ月", text)
     verbs = inflected_spans(text)
     matches = [(m.start(), _run_end(m, verbs)) for m in _JA_RUN.finditer(text)]
     pieces = [_QUESTION_COUNTER.split(text[start:end]) for start, end in matches]
@@ -295,6 +299,8 @@ def _japanese_keywords(text: str) -> list[str]:
     for term in content_terms(text):
         if term in covered or len(term) < 2 or term in frame_terms() or term.startswith("何"):
             continue
+        if _QUESTION_COUNTER.fullmatch(f"何{term}") and f"何{term}" in text:
+            continue  # the counter of a question word (何時間 → 時間), no topic
         if term.endswith(_VERB_ENDINGS) or term.endswith("い") and not _has_kanji(term):
             continue
         if term in text:
