@@ -7,6 +7,7 @@ builds) or ``materials/`` (course files that go through the real ingest path).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from pathlib import Path
@@ -238,8 +239,6 @@ def compare(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """What a change gained and lost: two eval answers runs, question by question."""
-    import dataclasses
-
     from tools.evaluation.compare import compare_reports
 
     with friendly_errors():
