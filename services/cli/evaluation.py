@@ -208,8 +208,10 @@ def _run_service(directory: Path, queries: str | None) -> dict:
 @app.command()
 def answers(
     dataset: Annotated[
-        Path | None,
-        typer.Option(help="Dataset folder; default EDUANIMA_HOME/eval/jsquad_ja (eval fetch)."),
+        list[Path] | None,
+        typer.Option(
+            help="Dataset folder (repeatable); default EDUANIMA_HOME/eval/jsquad_ja (eval fetch)."
+        ),
     ] = None,
     limit: Annotated[int, typer.Option(help="Only the first N queries (0 = all).")] = 0,
     question_type: Annotated[
@@ -219,17 +221,25 @@ def answers(
     out: Annotated[str, typer.Option(help="Where to write the JSON report.")] = (
         "bench-results/eval-answers.json"
     ),
+    out_dir: Annotated[
+        Path | None,
+        typer.Option(help="One report per dataset, DIR/<dataset>.json (for eval compare)."),
+    ] = None,
 ) -> None:
     """Run the whole loop per query and score the answers against gold."""
     from tools.evaluation.answers import run_answer_eval
 
-    folder = dataset_or_default(dataset, "jsquad_ja")
-    with friendly_errors():
-        report = run_answer_eval(
-            str(folder), limit=limit, out=out, only_types=tuple(question_type or ())
-        )
-    if as_json:
-        print_json(report)
+    folders = [dataset_or_default(d, "jsquad_ja") for d in dataset or [None]]
+    if len(folders) > 1 and out_dir is None:
+        raise fail(ValueError("several datasets write several reports: give --out-dir DIR"))
+    for folder in folders:
+        target = str(out_dir / f"{folder.name}.json") if out_dir else out
+        with friendly_errors():
+            report = run_answer_eval(
+                str(folder), limit=limit, out=target, only_types=tuple(question_type or ())
+            )
+        if as_json:
+            print_json(report)
 
 
 @app.command()
