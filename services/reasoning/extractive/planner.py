@@ -169,13 +169,7 @@ def _question_sentences(question: str) -> list[str]:
     spans = [s.text for s in split_sentences(question) if content_terms(s.text)]
     merged: list[str] = []
     for text in spans or [s.text for s in split_sentences(question)]:
-        if merged and (
-            _ANAPHOR.match(text)
-            or not _ASKS.search(merged[-1])
-            or _instruction_only(text)
-            or _ACCEPTS.search(text)
-            or _names_nothing(text)
-        ):
+        if merged and _goes_on(merged[-1], text):
             merged[-1] = (
                 f"{merged[-1]} {text}" if detect_language(text) == "en" else merged[-1] + text
             )
@@ -214,17 +208,26 @@ _ACCEPTS = re.compile(
 )
 
 
-def _names_nothing(sentence: str) -> bool:
-    """A Japanese sentence without a word of two characters ("やり方を教えてください", "例は？"):
-    it asks more of what the sentence before named."""
+def _goes_on(before: str, sentence: str) -> bool:
+    """Does ``sentence`` describe the same thing to find as the one ``before`` it? So it does
+    when it points back, follows a statement, or says what the answer will do; and when its
+    words only say how to answer ("いくつか挙げて", "順番に教えて", "List the steps."), or a
+    Japanese sentence has no word of two characters ("やり方を教えてください", "例は？"): it
+    asks more of what the sentence before named."""
+    if _ANAPHOR.match(sentence) or not _ASKS.search(before) or _ACCEPTS.search(sentence):
+        return True
     words = keywords_of(sentence)
-    return detect_language(sentence) == "ja" and all(len(w) < 2 for w in words)
+    names_nothing = detect_language(sentence) == "ja" and all(len(w) < 2 for w in words)
+    return names_nothing or _says_only_how(words)
 
 
 def _instruction_only(sentence: str) -> bool:
-    """A sentence that only says how to answer ("いくつか挙げて", "順番に教えて", "List the
-    steps."): it shapes the question before it and names nothing to find."""
-    words = content_terms(" ".join(keywords_of(sentence)))
+    """A sentence that only says how to answer: it names nothing to find."""
+    return _says_only_how(keywords_of(sentence))
+
+
+def _says_only_how(keywords: Sequence[str]) -> bool:
+    words = content_terms(" ".join(keywords))
     return bool(words) and all(w in instruction_terms() for w in words)
 
 
