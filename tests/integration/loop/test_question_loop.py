@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from psycopg.rows import dict_row
 
 from services.common import db
 
@@ -30,6 +31,22 @@ def chunk_text(pipeline, chunk_id: str) -> str:
         ]
 
 
+def status_and_log(pipeline, session: str) -> tuple[str, dict | None]:
+    """The session's status, and its unanswered-log entry (None when it is not logged)."""
+    with db.connect(pipeline.db) as conn:
+        (status,) = conn.execute(
+            "SELECT status FROM sessions WHERE session_id = %s", (session,)
+        ).fetchone()
+        logged = (
+            conn.cursor(row_factory=dict_row)
+            .execute(
+                "SELECT question, missing_tasks FROM unanswered WHERE session_id = %s", (session,)
+            )
+            .fetchone()
+        )
+    return status, logged
+
+
 @pytest.mark.parametrize("question", ANSWERABLE)
 def test_answerable_questions_end_answered_with_real_citations(pipeline, demo_subject, question):
     session, events = ask(pipeline, demo_subject, question)
@@ -53,15 +70,9 @@ def test_unanswerable_question_ends_insufficient_and_is_logged(pipeline, demo_su
     final = events[-1]
     assert final.status == "INSUFFICIENT"
     assert 1 <= final.iterations <= 5
-    with db.connect(pipeline.db) as conn:
-        row = conn.execute(
-            "SELECT question FROM unanswered WHERE session_id = %s", (session,)
-        ).fetchone()
-        status = conn.execute(
-            "SELECT status FROM sessions WHERE session_id = %s", (session,)
-        ).fetchone()
-    assert row is not None and "quantum" in row[0]
-    assert status == ("INSUFFICIENT",)
+    status, logged = status_and_log(pipeline, session)
+    assert logged is not None and "quantum" in logged["question"]
+    assert status == "INSUFFICIENT"
 
 
 def test_a_question_answered_in_part_says_what_is_missing_and_logs_it(pipeline, demo_subject):
@@ -72,16 +83,11 @@ def test_a_question_answered_in_part_says_what_is_missing_and_logs_it(pipeline, 
     assert final.status == "ANSWERED", final.answer
     assert final.answer.startswith("質問の一部は資料に根拠が見つかりませんでした"), final.answer
     assert final.citations
-    with db.connect(pipeline.db) as conn:
-        missing = conn.execute(
-            "SELECT missing_tasks FROM unanswered WHERE session_id = %s", (session,)
-        ).fetchone()
-        status = conn.execute(
-            "SELECT status FROM sessions WHERE session_id = %s", (session,)
-        ).fetchone()
-    assert status == ("ANSWERED",)
-    assert missing is not None and any("量子色力学" in task for task in missing[0])
-    assert not any("中央値" in task for task in missing[0])  # the part answered is not logged
+    status, logged = status_and_log(pipeline, session)
+    assert status == "ANSWERED"
+    assert logged is not None and any("量子色力学" in task for task in logged["missing_tasks"])
+    # the part answered is not logged
+    assert not any("中央値" in task for task in logged["missing_tasks"])
 
 
 def test_question_needing_two_materials_iterates_and_never_sees_a_chunk_twice(
