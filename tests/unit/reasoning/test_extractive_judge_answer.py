@@ -322,6 +322,46 @@ def test_a_table_row_comes_with_the_header_that_names_its_cells(engine):
     assert text.index("種類 | 向く検索") < text.index("GIN | 全文検索")
 
 
+LOAD_TEST = """## 負荷試験 TA メモ
+
+| 項目 | 値 | 備考 |
+|---|---|---|
+| 実施日 | 2026/5/12 | TA が演習室の負荷試験サーバで計測 |
+| 同時接続数 | 200 | 負荷試験ツールの設定値 |
+| リクエスト総数 | 96,000 | 成功と失敗の合計 |"""
+
+JOURNAL_MODES = """## ジャーナリングのモード
+
+| モード | ジャーナルに書くもの | 特徴 |
+|---|---|---|
+| journal | メタデータとデータ | 最も安全 |
+| ordered | メタデータだけ | 既定 |
+| writeback | メタデータだけ | 最も速い |"""
+
+FILE_SYSTEMS = """## ファイルシステムの比較
+
+| ファイルシステム | 最大ファイルサイズ | 一貫性の保ち方 |
+|---|---|---|
+| ext4 | 16 TiB | ジャーナリング |
+| XFS | 8 EiB | ジャーナリング |"""
+
+
+def test_the_table_row_a_question_names_leads(engine):
+    """The 実施日 row repeats the question's words (TA, 演習室, 負荷試験); the row whose
+    first cell the question names holds the answer, and comes right after the header."""
+    text, _ = answer(engine, "TAが演習室でやった負荷試験のリクエスト総数は？", [LOAD_TEST])
+    header = "・「項目 | 値 | 備考」[1]\n"
+    assert text.startswith(header + "・「リクエスト総数 | 96,000 | 成功と失敗の合計」[1]")
+    assert "実施日" not in text
+
+
+def test_a_row_the_question_names_does_not_displace_the_table_asked_for(engine):
+    # ext4 names a file system's row; the modes the question asks for are another table
+    question = "Which journaling modes does ext4 have?"
+    text, _ = answer(engine, question, [JOURNAL_MODES, FILE_SYSTEMS])
+    assert text.startswith("・“モード | ジャーナルに書くもの | 特徴” [1]")
+
+
 def test_the_items_of_a_list_are_given_whole_when_a_question_asks_for_them(engine):
     text, _ = answer(engine, "索引を足す前に確認する観点をすべて挙げて。", [CHECKLIST])
     for item in ("その問い合わせが実際にどれだけ遅いか", "既存の索引で代用できないか",
