@@ -415,6 +415,16 @@ def test_up_to_three_passages_support_the_lead_and_an_unrelated_one_never(engine
     assert "台風" not in text
 
 
+def test_a_passage_that_speaks_to_part_of_the_question_supports_the_lead(engine):
+    # it holds k, not k分割交差検証: well under the lead's score, and still worth reading
+    choice = "## k の選び方\n\nk は 5 か 10 がよく使われる。"
+    question = "k分割交差検証でkを大きくするとどうなりますか？"
+    text, _ = answer(engine, question, [KFOLD, choice, WEATHER])
+    assert text.startswith("「k を大きくすると評価は安定する")
+    assert "- 「k は 5 か 10 がよく使われる。」[2]" in text
+    assert "台風" not in text
+
+
 def test_without_enough_evidence_only_close_passages_are_shown(engine):
     text, _ = answer(engine, "中央値の計算に必要な手順は？", [MEDIAN, WEATHER], complete=False)
     assert "[1]" in text  # the close passage, shown as such
