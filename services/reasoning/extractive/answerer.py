@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterator, Sequence
+from itertools import takewhile
 from typing import NamedTuple
 
 from services.common.text import fenced
 from services.reasoning.extractive.markdown import plain_text
 from services.reasoning.extractive.names import absent_names
 from services.reasoning.extractive.planner import asks_by_name, rule_plan
-from services.reasoning.extractive.scoring import Scored, UnitScorer, prepare
+from services.reasoning.extractive.scoring import Scored, UnitScorer, prepare, probability
 from services.reasoning.extractive.text import detect_language, squash_spaces, terms
 from services.reasoning.extractive.units import CODE, FORMULA, ITEM, ROW, SENTENCE, STRUCTURED, Unit
 from services.reasoning.llm import Passage
@@ -199,8 +200,13 @@ def _named_row_first(keywords: Sequence[str], ranked: list[Scored]) -> list[Scor
             return False
         return tuple(terms(unit.text.split(" | ")[0])) in named
 
-    row = next((s for s in ranked if names(s)), None)
-    if row is None or row is top or names(top) or row.logit < top.logit - NAMED_ROW_MARGIN:
+    if names(top):
+        return ranked
+    # Units come best first (by score, rounded to 4 places): past this floor none is within
+    # the margin, so the scan stops there instead of reading every row's first cell.
+    floor = probability(top.logit - NAMED_ROW_MARGIN) - 1e-4
+    row = next((s for s in takewhile(lambda s: s.score >= floor, ranked[1:]) if names(s)), None)
+    if row is None or row.logit < top.logit - NAMED_ROW_MARGIN:
         return ranked
     if top.unit.kind == ROW and (top.index, top.unit.group) != (row.index, row.unit.group):
         return ranked
