@@ -11,28 +11,11 @@ from rich.progress import Progress
 from rich.table import Table
 
 from services.cli.common import console, friendly_errors
+from services.ingestor.formats import is_material_file
 
 if TYPE_CHECKING:
     from services.common.events import IngestJob
     from services.sdk import Client
-
-SUPPORTED = {
-    ".md",
-    ".markdown",
-    ".txt",
-    ".html",
-    ".htm",
-    ".pdf",
-    ".docx",
-    ".pptx",
-    ".xlsx",
-    ".ipynb",
-    ".csv",
-    ".jsonl",
-    ".png",
-    ".jpg",
-    ".jpeg",
-}
 
 
 def expand(paths: list[Path]) -> list[Path]:
@@ -41,7 +24,7 @@ def expand(paths: list[Path]) -> list[Path]:
     for path in paths:
         if path.is_dir():
             files.extend(
-                sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUPPORTED)
+                sorted(p for p in path.rglob("*") if p.is_file() and is_material_file(p.name))
             )
         elif path.is_file():
             files.append(path)

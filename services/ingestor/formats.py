@@ -28,6 +28,8 @@ class Format(StrEnum):
     PPTX = "pptx"
     XLSX = "xlsx"
     NOTEBOOK = "ipynb"
+    LATEX = "tex"
+    CODE = "code"  # source and configuration files (source.py)
 
 
 MIME_TYPES = {
@@ -41,6 +43,8 @@ MIME_TYPES = {
     Format.PPTX: "application/vnd.openxmlformats-officedocument.presentationml.presentation",
     Format.XLSX: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     Format.NOTEBOOK: "application/x-ipynb+json",
+    Format.LATEX: "application/x-tex",
+    Format.CODE: "text/plain",
 }
 
 _IMAGE_MAGIC = {
@@ -49,6 +53,26 @@ _IMAGE_MAGIC = {
     b"GIF87a": "image/gif",
     b"GIF89a": "image/gif",
 }
+
+# Source and configuration files (source.py), with the language their code is fenced as.
+SOURCE_LANGUAGES = {
+    ".py": "python", ".sql": "sql", ".c": "c", ".h": "c", ".cpp": "cpp", ".cc": "cpp",
+    ".hpp": "cpp", ".java": "java", ".js": "javascript", ".mjs": "javascript",
+    ".ts": "typescript", ".go": "go", ".rs": "rust", ".rb": "ruby", ".kt": "kotlin",
+    ".scala": "scala", ".cs": "csharp", ".swift": "swift", ".hs": "haskell", ".ml": "ocaml",
+    ".jl": "julia", ".r": "r", ".sh": "bash", ".bash": "bash", ".ps1": "powershell",
+    ".yaml": "yaml", ".yml": "yaml", ".toml": "toml", ".json": "json", ".ini": "ini",
+    ".cfg": "ini", ".conf": "conf", ".properties": "properties", ".xml": "xml",
+}  # fmt: skip
+# Files known by their whole name, having no extension.
+SOURCE_NAMES = {"dockerfile": "dockerfile", "makefile": "makefile"}
+
+
+def source_language(filename: str) -> str | None:
+    """The fence language of a source or configuration file, or None for other files."""
+    path = PurePosixPath(filename.replace("\\", "/"))
+    return SOURCE_LANGUAGES.get(path.suffix.lower()) or SOURCE_NAMES.get(path.name.lower())
+
 
 _EXTENSIONS = {
     ".md": Format.MARKDOWN,
@@ -65,7 +89,25 @@ _EXTENSIONS = {
     ".pptx": Format.PPTX,
     ".xlsx": Format.XLSX,
     ".ipynb": Format.NOTEBOOK,
+    ".tex": Format.LATEX,
+    ".ltx": Format.LATEX,
+    **{suffix: Format.CODE for suffix in SOURCE_LANGUAGES},
 }
+
+_NAMES = {name: Format.CODE for name in SOURCE_NAMES}
+
+
+def is_material_file(filename: str) -> bool:
+    """Whether a file of this name is one to upload (the CLI picks them out of a folder)."""
+    path = PurePosixPath(filename.replace("\\", "/"))
+    return (
+        path.suffix.lower() in _EXTENSIONS
+        or path.suffix.lower() in _IMAGE_SUFFIXES
+        or (path.name.lower() in _NAMES)
+    )
+
+
+_IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp"})
 
 _MIMES = {
     "text/markdown": Format.MARKDOWN,
@@ -78,6 +120,8 @@ _MIMES = {
     "application/jsonl": Format.QA_JSONL,
     "application/x-ndjson": Format.QA_JSONL,
     "application/x-ipynb+json": Format.NOTEBOOK,
+    "application/x-tex": Format.LATEX,
+    "text/x-tex": Format.LATEX,
 }
 
 _ZIP = b"PK\x03\x04"
@@ -96,7 +140,8 @@ _LEGACY_OFFICE = (
 
 SUPPORTED = (
     "Markdown, plain text, HTML, PDF, Word (.docx), PowerPoint (.pptx), Excel (.xlsx),"
-    " Jupyter notebooks (.ipynb), PNG/JPEG/GIF/WebP images, CSV, Q/A JSONL"
+    " Jupyter notebooks (.ipynb), LaTeX (.tex), source and configuration files (.py, .sql,"
+    " .java, .yaml …), PNG/JPEG/GIF/WebP images, CSV, Q/A JSONL"
 )
 
 
@@ -121,9 +166,10 @@ def detect_format(data: bytes, filename: str, mime_type: str = "") -> tuple[Form
     if data.startswith(_LEGACY_OFFICE[0]):
         raise InvalidInput(f"{filename!r} is {_LEGACY_OFFICE[1]}; supported: {SUPPORTED}")
 
-    suffix = PurePosixPath(filename.replace("\\", "/")).suffix.lower()
+    path = PurePosixPath(filename.replace("\\", "/"))
+    suffix = path.suffix.lower()
     declared = mime_type.split(";")[0].strip().lower()
-    fmt = _EXTENSIONS.get(suffix) or _MIMES.get(declared)
+    fmt = _EXTENSIONS.get(suffix) or _NAMES.get(path.name.lower()) or _MIMES.get(declared)
     if fmt is None:
         kind = f"extension {suffix!r}" if suffix else "no extension"
         raise InvalidInput(

@@ -20,6 +20,7 @@ from services.common.ids import sha256_hex
 from services.common.materials import Chunk
 from services.ingestor.chunking import DEFAULT_LIMITS, Block, ChunkLimits, chunk_blocks
 from services.ingestor.formats import Format, detect_format
+from services.ingestor.latex import parse_latex
 from services.ingestor.markdown import parse_markdown
 from services.ingestor.notebook import parse_notebook
 from services.ingestor.office import parse_docx, parse_pptx, parse_xlsx
@@ -27,6 +28,7 @@ from services.ingestor.parsing import decode_text
 from services.ingestor.pdf import parse_pdf
 from services.ingestor.plaintext import parse_plain_text
 from services.ingestor.qa import parse_csv, parse_qa_jsonl
+from services.ingestor.source import parse_source
 from services.ingestor.webpage import parse_html
 
 logger = logging.getLogger(__name__)
@@ -93,11 +95,15 @@ def parse_material(
         chunks = parse_csv(decode_text(data, filename), filename, limits, (fallback_title,))
     elif fmt is Format.QA_JSONL:
         chunks = parse_qa_jsonl(decode_text(data, filename), filename, limits)
+    elif fmt is Format.CODE:
+        title, blocks = parse_source(decode_text(data, filename), filename)
+        chunks = chunk_blocks(blocks, limits)
     else:
         parser = {
             Format.MARKDOWN: parse_markdown,
             Format.HTML: parse_html,
             Format.TEXT: parse_plain_text,
+            Format.LATEX: parse_latex,
         }[fmt]
         title, blocks = parser(decode_text(data, filename))
         chunks = chunk_blocks(blocks, limits)

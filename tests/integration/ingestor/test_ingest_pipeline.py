@@ -118,6 +118,45 @@ def test_office_files_are_stored_with_sections_slides_sheets_and_vectors(
     assert sheets == [(["試験"],), (["課題"],), (["授業計画"],)]
 
 
+LATEX_NOTES = r"""\documentclass{ltjsarticle}
+\title{分散システム 第3回}
+\begin{document}
+\section{クォーラム}
+読み取りと書き込みのクォーラムは\textbf{必ず重なる}ように選ぶ。
+\[ R + W > N \]
+\end{document}
+"""
+LAB_CODE = '''"""演習5 の Web サービス。"""
+
+RATE_LIMIT = 20
+
+
+def handle(request):
+    return 200
+'''
+
+
+def test_latex_notes_and_source_files_are_stored_with_their_headings(pipeline, course, tmp_path):
+    notes, code = tmp_path / "lec03.tex", tmp_path / "app.py"
+    notes.write_text(LATEX_NOTES, encoding="utf-8")
+    code.write_text(LAB_CODE, encoding="utf-8")
+    latex, source = outcomes = ingest(pipeline, course, [notes, code])
+    assert [o.status for o in outcomes] == ["STORED"] * 2, [o.error for o in outcomes]
+    assert rows(
+        pipeline,
+        "SELECT m.title, m.mime_type, c.heading_path FROM chunks c"
+        " JOIN materials m USING (material_id) WHERE material_id = %s",
+        latex.material_id,
+    ) == [("分散システム 第3回", "application/x-tex", ["分散システム 第3回", "クォーラム"])]
+    headed = rows(
+        pipeline,
+        "SELECT heading_path, text FROM chunks WHERE material_id = %s ORDER BY ordinal",
+        source.material_id,
+    )
+    assert [h for h, _ in headed] == [["app.py"], ["app.py", "def handle(request)"]]
+    assert "```python\ndef handle(request):\n    return 200\n```" in headed[1][1]
+
+
 def test_the_same_job_three_times_stores_one_material(pipeline, course, tmp_path):
     path = tmp_path / "notes.md"
     path.write_text("# 分散\n\n分散とは、偏差の二乗の平均である。\n", encoding="utf-8")

@@ -3,7 +3,7 @@
 import pytest
 
 from services.common.errors import InvalidInput
-from services.ingestor.formats import Format, detect_format
+from services.ingestor.formats import Format, detect_format, is_material_file
 
 
 @pytest.mark.parametrize(
@@ -20,6 +20,12 @@ from services.ingestor.formats import Format, detect_format
         (b"question,answer\n", "faq.csv", "", (Format.CSV, "text/csv")),
         (b'{"q": 1}\n', "faq.jsonl", "", (Format.QA_JSONL, "application/jsonl")),
         (b"# x", "upload", "text/markdown; charset=utf-8", (Format.MARKDOWN, "text/markdown")),
+        (b"\\section{x}", "lec05.tex", "", (Format.LATEX, "application/x-tex")),
+        (b"\\section{x}", "upload", "text/x-tex", (Format.LATEX, "application/x-tex")),
+        (b"def f(): pass", "lab3.py", "", (Format.CODE, "text/plain")),
+        (b"CREATE TABLE t (id int);", "schema.SQL", "", (Format.CODE, "text/plain")),
+        (b"FROM python:3.12", "Dockerfile", "", (Format.CODE, "text/plain")),
+        (b"services: {}", "compose.yaml", "", (Format.CODE, "text/plain")),
     ],
 )
 def test_detects(data, filename, mime, expected):
@@ -38,3 +44,12 @@ def test_detects(data, filename, mime, expected):
 def test_refuses_with_a_readable_reason(data, filename, mime, message):
     with pytest.raises(InvalidInput, match=message.replace("(", r"\(").replace(")", r"\)")):
         detect_format(data, filename, mime)
+
+
+@pytest.mark.parametrize(
+    ("filename", "picked"),
+    [("notes.md", True), ("lab3.py", True), ("sub/Makefile", True), ("slides.tex", True),
+     ("photo.JPG", True), ("setup.exe", False), ("README", False), (".DS_Store", False)],
+)  # fmt: skip
+def test_a_folder_upload_picks_the_files_the_ingestor_reads(filename, picked):
+    assert is_material_file(filename) is picked

@@ -1,0 +1,229 @@
+"""LaTeX sources (.tex: lecture notes, Beamer slides, exercise sheets) → ``Block``s, through
+Markdown.
+
+Many teachers keep their notes as LaTeX and hand out the PDF; the source is the better
+material, because its structure is explicit. Sections and frame titles become headings,
+``itemize`` / ``enumerate`` / ``description`` lists, ``tabular`` tables, display math
+(``equation``, ``align``, ``\\[ \\]``) ``$$`` displays, and ``verbatim`` / ``lstlisting`` /
+``minted`` fenced code; a figure keeps its caption. Formatting commands keep their text,
+layout commands and references go, and math is left as written: Markdown materials carry
+their formulas as ``$…$`` LaTeX too.
+"""
+
+from __future__ import annotations
+
+import re
+
+from services.common.text import fenced
+from services.ingestor.chunking import Block
+from services.ingestor.markdown import markdown_table, parse_markdown
+from services.ingestor.parsing import join_cjk_lines
+
+# A brace group up to three levels deep: \textbf{a {b {c}}}.
+_GROUP = r"\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}"
+_OPTION = r"(?:\[[^\]]*\])?"
+
+_COMMENT = re.compile(r"(?<!\\)%.*")
+_CODE_ENV = re.compile(
+    r"\\begin\{(verbatim\*?|Verbatim|lstlisting|minted)\}(\[[^\]]*\])?"
+    r"(?:\{([\w+#-]+)\})?\n?(.*?)\\end\{\1\}",
+    re.S,
+)  # fmt: skip
+_LISTING_LANGUAGE = re.compile(r"language\s*=\s*\{?([\w+#-]+)", re.I)
+_INLINE_CODE = re.compile(
+    r"\\verb\*?([^\w\s])(.*?)\1|\\(?:texttt|lstinline|mintinline\{[\w+#-]+\})" + _GROUP
+)
+_TT_ESCAPE = re.compile(r"\\([%&_#${}])")  # \texttt{async\_commit} reads async_commit
+_DOCUMENT = re.compile(r"\\begin\{document\}(.*?)(?:\\end\{document\}|\Z)", re.S)
+_TITLE = re.compile(r"\\title" + _OPTION + _GROUP)
+_MATH_ENVS = "equation|align|gather|multline|eqnarray|displaymath|math|flalign|alignat"
+_DISPLAY = re.compile(
+    rf"\\begin\{{((?:{_MATH_ENVS})\*?)\}}(?:\{{\d+\}})?(.*?)\\end\{{\1\}}|(?<!\\)\\\[(.*?)\\\]"
+    r"|\$\$(.*?)\$\$",
+    re.S,
+)
+_TABLE_ENV = re.compile(
+    r"\\begin\{(tabular\*?|tabularx|longtable|tabulary)\}(?:\{[^{}]*\})?" + _GROUP
+    + r"(.*?)\\end\{\1\}",
+    re.S,
+)  # fmt: skip
+_RULE = re.compile(r"\\(?:hline|toprule|midrule|bottomrule|endhead|endfirsthead|cline\{[^}]*\}"
+                   r"|cmidrule(?:\([^)]*\))?\{[^}]*\})")  # fmt: skip
+_MULTI = re.compile(r"\\multi(?:column|row)\{[^}]*\}\{[^}]*\}" + _GROUP)
+_CAPTION = re.compile(r"\\caption" + _OPTION + _GROUP)
+_FIGURE = re.compile(r"\\begin\{(figure\*?|wrapfigure)\}(.*?)\\end\{\1\}", re.S)
+_SECTIONS = {
+    "part": 1, "chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4,
+    "paragraph": 5, "subparagraph": 6,
+}  # fmt: skip
+_SECTION = re.compile(r"\\(" + "|".join(_SECTIONS) + r")\*?" + _OPTION + _GROUP)
+_FRAME = re.compile(r"\\begin\{frame\}" + _OPTION + r"(?:" + _GROUP + r")?|\\frametitle" + _GROUP)
+_LIST_BEGIN = re.compile(r"\\begin\{(itemize|enumerate|description)\}" + _OPTION)
+_LIST_END = re.compile(r"\\end\{(itemize|enumerate|description)\}")
+_ITEM = re.compile(r"\\item(?:<[^>]*>)?(?:\[([^\]]*)\])?\s*")
+# Environments that frame text: their name goes, their title (a Beamer block's, a theorem's
+# optional name) stays as a line of its own.
+_BOX = re.compile(r"\\begin\{(?:block|alertblock|exampleblock)\}" + _GROUP
+                  + r"|\\begin\{(theorem|definition|lemma|corollary|proposition|example|remark"
+                  r"|exercise|problem|proof)\*?\}(?:\[([^\]]*)\])?")  # fmt: skip
+_ENVIRONMENT = re.compile(r"\\(?:begin|end)\{[^}]*\}(?:\{[^{}]*\})?" + _OPTION)
+# Commands whose arguments are not text: layout, references, pictures, document set-up.
+_DROPPED = re.compile(
+    r"\\(?:label|ref|eqref|pageref|cite[tp]?|nocite|index|includegraphics|vspace|hspace"
+    r"|setlength|addtolength|usepackage|documentclass|newcommand|renewcommand|bibliography"
+    r"|bibliographystyle|input|include|usetheme|usecolortheme|setbeamertemplate"
+    r"|graphicspath|pagestyle|thispagestyle|author|date|institute|title|subtitle)(?![A-Za-z])\*?"
+    r"(?:<[^>]*>)?" + _OPTION + r"(?:" + _GROUP + r")?"
+)
+_TEXT_COMMAND = re.compile(
+    r"\\(?:textbf|textit|emph|underline|textrm|textsf|textsc|textup|textmd|mbox|text|alert"
+    r"|structure|textcolor\{[^}]*\}|hl|uline|footnotesize|small)" + _GROUP
+)
+_FOOTNOTE = re.compile(r"\\footnote" + _GROUP)
+_LINK = re.compile(r"\\href" + _GROUP + _GROUP + r"|\\url" + _GROUP)
+_BARE_COMMAND = re.compile(r"\\[A-Za-z]+\*?(?:<[^>]*>)?(?:\[[^\]]*\])?")
+_ESCAPED = {"\\%": "%", "\\&": "&", "\\_": "_", "\\#": "#", "\\$": "$", "\\{": "{",
+            "\\}": "}", "~": " ", "``": "“", "''": "”", "---": "—", "--": "–"}  # fmt: skip
+_INLINE_MATH = re.compile(r"(?<!\\)\$[^$\n]+?(?<!\\)\$")
+
+
+def parse_latex(text: str) -> tuple[str | None, list[Block]]:
+    """(the \\title, or the first heading; the blocks)."""
+    kept: list[str] = []  # code and math, out of the way of the text rewriting
+
+    def keep(markdown: str) -> str:
+        kept.append(markdown)
+        return f"\n\n\x00{len(kept) - 1}\x00\n\n"
+
+    text = _CODE_ENV.sub(lambda m: keep(fenced(m.group(4).rstrip("\n"), _language(m))), text)
+    text = "\n".join(_COMMENT.sub("", line) for line in text.split("\n"))
+    title_match = _TITLE.search(text)
+    title = _inline(title_match.group(1)).strip() if title_match else None
+    body = document.group(1) if (document := _DOCUMENT.search(text)) else text
+    body = _INLINE_CODE.sub(_code_span, body)
+    body = _DISPLAY.sub(lambda m: keep(_display(m)), body)
+    body = _TABLE_ENV.sub(lambda m: keep(_table(m.group(3))), body)
+    body = _FIGURE.sub(lambda m: _figure(m.group(2)), body)
+    body = _SECTION.sub(lambda m: _heading(_SECTIONS[m.group(1)], m.group(2)), body)
+    body = _FRAME.sub(lambda m: _heading(3, m.group(1) or m.group(2) or ""), body)
+    body = _BOX.sub(lambda m: f"\n\n{_box_title(m)}\n\n", body)
+    body = "\n".join(line.strip() for line in body.split("\n"))  # indentation means nothing
+    body = _lists(body)
+    body = _ENVIRONMENT.sub("\n", body)
+    body = _inline(body)
+    body = re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], body)
+    if title:
+        body = f"# {title}\n\n{body}"
+    markdown_title, blocks = parse_markdown(body)
+    return title or markdown_title, blocks
+
+
+def _language(match: re.Match) -> str:
+    """minted names the language as an argument, lstlisting as an option."""
+    if match.group(1) == "minted":
+        return match.group(3) or ""
+    option = _LISTING_LANGUAGE.search(match.group(2) or "")
+    return option.group(1).lower() if option else ""
+
+
+def _code_span(match: re.Match) -> str:
+    if match.group(2) is not None:  # \verb|…| is verbatim
+        return f"`{match.group(2)}`"
+    return "`" + _TT_ESCAPE.sub(r"\1", match.group(3)) + "`"
+
+
+def _display(match: re.Match) -> str:
+    formula = match.group(2) or match.group(3) or match.group(4) or ""
+    formula = re.sub(r"\\(?:label|tag)\{[^}]*\}|\\nonumber|\\notag", "", formula).strip()
+    return f"$$\n{formula}\n$$"
+
+
+def _table(body: str) -> str:
+    body = _RULE.sub("", _MULTI.sub(r"\1", body))
+    rows = [re.split(r"(?<!\\)&", row) for row in re.split(r"\\\\(?:\[[^\]]*\])?", body)]
+    cells = [[_inline(cell).strip() for cell in row] for row in rows]
+    return "\n".join(markdown_table([row for row in cells if any(row)]))
+
+
+def _figure(body: str) -> str:
+    caption = _CAPTION.search(body)
+    return f"\n\n{_inline(caption.group(1)).strip()}\n\n" if caption else "\n"
+
+
+def _heading(level: int, name: str) -> str:
+    name = _inline(name).strip()
+    return f"\n\n{'#' * min(level, 6)} {name}\n\n" if name else "\n"
+
+
+def _box_title(match: re.Match) -> str:
+    if match.group(1) is not None:
+        return _inline(match.group(1)).strip()
+    kind, name = match.group(2).capitalize(), match.group(3)
+    return f"{kind} ({_inline(name).strip()})." if name else f"{kind}."
+
+
+def _lists(text: str) -> str:
+    """itemize, enumerate and description as Markdown lists, nested by indentation."""
+    out: list[str] = []
+    kinds: list[str] = []
+    numbers: list[int] = []  # the next number of each open list
+    pos = 0
+    for match in re.finditer(f"{_LIST_BEGIN.pattern}|{_LIST_END.pattern}|{_ITEM.pattern}", text):
+        out.append(_item_text(text[pos : match.start()]) if kinds else text[pos : match.start()])
+        pos = match.end()
+        begin, end, label = match.group(1), match.group(2), match.group(3)
+        if begin:
+            out.append("" if kinds else "\n")  # a nested list goes on under its item
+            kinds.append(begin)
+            numbers.append(1)
+        elif end:
+            if kinds:
+                kinds.pop()
+                numbers.pop()
+            out.append("\n" if kinds else "\n\n")
+        elif kinds:
+            indent = "    " * (len(kinds) - 1)
+            marker = f"{numbers[-1]}." if kinds[-1] == "enumerate" else "-"
+            numbers[-1] += 1
+            lead = f"{_inline(label).strip()}: " if label else ""
+            out.append(f"\n{indent}{marker} {lead}")
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _item_text(text: str) -> str:
+    """An item's text on one line: it runs on over the source's line breaks. A display or
+    table inside the item keeps its own lines."""
+    if "\x00" in text:
+        return text.rstrip()
+    return re.sub(r"\s*\n\s*", " ", join_cjk_lines(text)).strip()
+
+
+def _inline(text: str) -> str:
+    """Text commands unwrapped, the rest dropped; math and code spans left as written."""
+    parts = re.split(r"(`[^`\n]*`|\x00\d+\x00)", text)
+    return "".join(part if i % 2 else _prose(part) for i, part in enumerate(parts))
+
+
+def _prose(text: str) -> str:
+    text = text.replace("\\(", "$").replace("\\)", "$")
+    pieces = _INLINE_MATH.split(text)
+    maths = _INLINE_MATH.findall(text)
+    out = [_plain(pieces[0])]
+    for math, piece in zip(maths, pieces[1:], strict=True):
+        out += [math, _plain(piece)]
+    return "".join(out)
+
+
+def _plain(text: str) -> str:
+    text = _DROPPED.sub("", text)
+    text = _LINK.sub(lambda m: f"{m.group(2)} ({m.group(1)})" if m.group(1) else m.group(3), text)
+    text = _FOOTNOTE.sub(lambda m: f" ({m.group(1)})", text)
+    for _ in range(3):  # nested: \textbf{\emph{x}}
+        text = _TEXT_COMMAND.sub(r"\1", text)
+    text = re.sub(r"\\\\(?:\[[^\]]*\])?|\\newline\b", "\n", text)
+    text = re.sub(r"\\par\b", "\n\n", text)
+    for escaped, plain in _ESCAPED.items():
+        text = text.replace(escaped, plain)
+    text = _BARE_COMMAND.sub("", text)
+    return re.sub(r"(?<!\\)[{}]", "", text)

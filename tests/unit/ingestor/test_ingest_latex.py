@@ -1,0 +1,112 @@
+"""LaTeX sources: sections and frames as headings, lists, tables, displays and listings as
+the structures the chunker keeps whole, text commands unwrapped, and what is no text gone."""
+
+from services.ingestor.formats import Format
+from services.ingestor.stages import parse_material
+
+NOTES = r"""\documentclass{ltjsarticle}
+\usepackage{amsmath,listings}
+\title{分散システム 第3回：レプリケーション}
+\begin{document}
+\maketitle
+% 来年は Paxos の節を足す（この行は資料ではない）
+\section{クォーラム}
+読み取りと書き込みのクォーラムは\textbf{必ず重なる}ように選ぶ\cite{gifford79}。
+\begin{equation}\label{eq:quorum}
+  R + W > N
+\end{equation}
+既定では~$N = 3$ とする\footnote{演習環境の場合}。
+
+\subsection{設定例}
+\begin{lstlisting}[language=Python]
+replicas = 3  # 100% 同期ではない
+\end{lstlisting}
+\begin{table}[h]
+  \centering
+  \caption{構成ごとの遅延}
+  \begin{tabular}{|l|r|}\hline
+    構成 & p99 遅延 \\ \hline
+    同期 & 42 ms \\
+    非同期 (\texttt{async\_commit}) & 9 ms \\ \hline
+  \end{tabular}
+\end{table}
+\section{障害の種類}
+次の障害を考える。
+\begin{enumerate}
+  \item クラッシュ停止
+  \item ネットワーク分断：
+    \begin{itemize}
+      \item 対称な分断
+      \item 非対称な分断
+    \end{itemize}
+  \item ビザンチン障害
+\end{enumerate}
+\begin{description}
+  \item[MTTR] 平均修復時間
+\end{description}
+\end{document}
+"""
+
+
+def test_lecture_notes_keep_their_sections_formulas_listings_and_tables():
+    material = parse_material(NOTES.encode(), "lec03.tex")
+    assert material.format is Format.LATEX
+    assert material.title == "分散システム 第3回：レプリケーション"
+    chunks = {c.heading_path[-1]: c.text for c in material.chunks}
+    quorum = chunks["クォーラム"]
+    assert "クォーラムは必ず重なるように選ぶ。" in quorum  # \textbf unwrapped, \cite gone
+    assert "$$\nR + W > N\n$$" in quorum  # a display of its own, its \label gone
+    assert "既定では $N = 3$ とする (演習環境の場合)。" in quorum  # inline math as written
+    example = chunks["設定例"]
+    assert "```python\nreplicas = 3  # 100% 同期ではない\n```" in example  # % is code there
+    assert "構成ごとの遅延" in example  # the caption introduces the table
+    assert "| 非同期 (`async_commit`) | 9 ms |" in example
+    text = "\n".join(c.text for c in material.chunks)
+    assert "Paxos" not in text  # a comment is no text
+    assert "maketitle" not in text and "cite" not in text and "centering" not in text
+
+
+def test_nested_lists_keep_their_numbers_and_labels():
+    material = parse_material(NOTES.encode(), "lec03.tex")
+    (faults,) = [c.text for c in material.chunks if c.heading_path[-1] == "障害の種類"]
+    assert (
+        "1. クラッシュ停止\n2. ネットワーク分断：\n    - 対称な分断\n    - 非対称な分断\n"
+        "3. ビザンチン障害" in faults
+    )
+    assert "- MTTR: 平均修復時間" in faults
+
+
+SLIDES = r"""\documentclass{beamer}
+\title{Lecture 8: Consensus}
+\begin{document}
+\frame{\titlepage}
+\section{Raft}
+\begin{frame}{Leader election}
+  \begin{itemize}
+    \item<1-> A follower becomes a candidate after an election timeout \pause
+    \item<2-> Timeouts are drawn from \alert{150--300 ms}
+  \end{itemize}
+\end{frame}
+\begin{frame}[fragile]
+  \frametitle{Log matching}
+  \begin{block}{Invariant}
+  Same index and term $\Rightarrow$ same command; see \href{https://raft.example}{the paper}.
+  \end{block}
+\begin{verbatim}
+if log[prev].term != prev_term: reject()
+\end{verbatim}
+\end{frame}
+\end{document}
+"""
+
+
+def test_a_beamer_deck_is_read_frame_by_frame_without_its_overlays():
+    material = parse_material(SLIDES.encode(), "lec08_slides.tex")
+    assert material.title == "Lecture 8: Consensus"
+    chunks = {c.heading_path: c.text for c in material.chunks}
+    election = chunks[("Lecture 8: Consensus", "Raft", "Leader election")]
+    assert "- Timeouts are drawn from 150–300 ms" in election
+    assert "<1->" not in election and "pause" not in election
+    log = chunks[("Lecture 8: Consensus", "Raft", "Log matching")]
+    assert "Invariant" in log and "same command; see the paper (https://raft.example)." in log
+    assert "```\nif log[prev].term != prev_term: reject()\n```" in log
