@@ -133,6 +133,11 @@ _OFFICE_PARTS = {
 }
 # Any other ZIP is a container people upload by mistake; the refusal says what to do.
 _OTHER_ZIP = "a ZIP archive; upload the files inside it one by one"
+_ZIP_DOCUMENTS = {
+    b"application/vnd.oasis.opendocument": "an OpenDocument file (LibreOffice: .odt, .odp,"
+    " .ods); save it as .docx, .pptx or .xlsx, or export it to PDF",
+    b"application/epub+zip": "an EPUB book; export it to PDF",
+}
 _LEGACY_OFFICE = (
     b"\xd0\xcf\x11\xe0",
     "a legacy Office document (.doc, .ppt, .xls); save it as .docx or .pptx, or export it to PDF",
@@ -202,10 +207,16 @@ def _looks_binary(data: bytes) -> bool:
 def _office_format(data: bytes, filename: str) -> Format:
     """A Word, PowerPoint or Excel file by the part inside it, or InvalidInput."""
     try:
-        names = set(zipfile.ZipFile(io.BytesIO(data)).namelist())
-    except zipfile.BadZipFile as exc:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        names = set(archive.namelist())
+        # OpenDocument and EPUB say what they are in a first entry named "mimetype"
+        declared = archive.read("mimetype")[:100] if "mimetype" in names else b""
+    except (zipfile.BadZipFile, OSError, KeyError) as exc:
         raise InvalidInput(f"{filename!r} is a damaged ZIP container: {exc}") from exc
     for part, fmt in _OFFICE_PARTS.items():
         if part in names:
             return fmt
+    for mime, what in _ZIP_DOCUMENTS.items():
+        if declared.startswith(mime):
+            raise InvalidInput(f"{filename!r} is {what}; supported: {SUPPORTED}")
     raise InvalidInput(f"{filename!r} is {_OTHER_ZIP}; supported: {SUPPORTED}")

@@ -1,5 +1,8 @@
 """Format detection: magic bytes first, then extension, then declared mime type."""
 
+import io
+import zipfile
+
 import pytest
 
 from services.common.errors import InvalidInput
@@ -32,6 +35,14 @@ def test_detects(data, filename, mime, expected):
     assert detect_format(data, filename, mime) == expected
 
 
+def zipped(**entries: bytes) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, data in entries.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
 @pytest.mark.parametrize(
     ("data", "filename", "mime", "message"),
     [
@@ -39,6 +50,14 @@ def test_detects(data, filename, mime, expected):
         (b"hello", "README", "", "no extension"),
         (b"not really a pdf", "paper.pdf", "application/pdf", "not one (no %PDF- header)"),
         (b"abc\x00\x00def", "notes.md", "", "contains binary data"),
+        (
+            zipped(mimetype=b"application/vnd.oasis.opendocument.text"),
+            "ノート.odt",
+            "",
+            "an OpenDocument file (LibreOffice: .odt, .odp, .ods); save it as .docx",
+        ),
+        (zipped(mimetype=b"application/epub+zip"), "book.epub", "", "an EPUB book"),
+        (zipped(**{"a.md": b"# a"}), "notes.zip", "", "a ZIP archive; upload the files inside"),
     ],
 )
 def test_refuses_with_a_readable_reason(data, filename, mime, message):
