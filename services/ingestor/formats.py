@@ -30,6 +30,7 @@ class Format(StrEnum):
     NOTEBOOK = "ipynb"
     LATEX = "tex"
     CODE = "code"  # source and configuration files (source.py)
+    CAPTIONS = "captions"  # a recorded lecture's WebVTT or SubRip captions
 
 
 MIME_TYPES = {
@@ -45,6 +46,7 @@ MIME_TYPES = {
     Format.NOTEBOOK: "application/x-ipynb+json",
     Format.LATEX: "application/x-tex",
     Format.CODE: "text/plain",
+    Format.CAPTIONS: "text/vtt",
 }
 
 _IMAGE_MAGIC = {
@@ -91,6 +93,8 @@ _EXTENSIONS = {
     ".ipynb": Format.NOTEBOOK,
     ".tex": Format.LATEX,
     ".ltx": Format.LATEX,
+    ".vtt": Format.CAPTIONS,
+    ".srt": Format.CAPTIONS,
     **{suffix: Format.CODE for suffix in SOURCE_LANGUAGES},
 }
 
@@ -122,6 +126,7 @@ _MIMES = {
     "application/x-ipynb+json": Format.NOTEBOOK,
     "application/x-tex": Format.LATEX,
     "text/x-tex": Format.LATEX,
+    "text/vtt": Format.CAPTIONS,
 }
 
 _ZIP = b"PK\x03\x04"
@@ -146,7 +151,8 @@ _LEGACY_OFFICE = (
 SUPPORTED = (
     "Markdown, plain text, HTML, PDF, Word (.docx), PowerPoint (.pptx), Excel (.xlsx),"
     " Jupyter notebooks (.ipynb), LaTeX (.tex), source and configuration files (.py, .sql,"
-    " .java, .yaml …), PNG/JPEG/GIF/WebP images, CSV, Q/A JSONL"
+    " .java, .yaml …), lecture captions (.vtt, .srt), PNG/JPEG/GIF/WebP images, CSV,"
+    " Q/A JSONL; other UTF-8 text as plain text"
 )
 
 
@@ -175,6 +181,8 @@ def detect_format(data: bytes, filename: str, mime_type: str = "") -> tuple[Form
     suffix = path.suffix.lower()
     declared = mime_type.split(";")[0].strip().lower()
     fmt = _EXTENSIONS.get(suffix) or _NAMES.get(path.name.lower()) or _MIMES.get(declared)
+    if fmt is None and _reads_as_text(data):
+        fmt = Format.TEXT  # a README, a .rst or .org file: plain text is the closest reading
     if fmt is None:
         kind = f"extension {suffix!r}" if suffix else "no extension"
         raise InvalidInput(
@@ -190,6 +198,19 @@ def detect_format(data: bytes, filename: str, mime_type: str = "") -> tuple[Form
     if _looks_binary(data):
         raise InvalidInput(f"{filename!r} should be {fmt.value} text but contains binary data")
     return fmt, MIME_TYPES[fmt]
+
+
+def _reads_as_text(data: bytes) -> bool:
+    """UTF-8 text of printable characters, as a file of an unknown kind must be to be read:
+    a binary file in a legacy 8-bit code would decode to noise."""
+    try:
+        text = data[:65536].decode("utf-8-sig", errors="strict")
+    except UnicodeDecodeError as exc:
+        if exc.start < 65536 - 4:  # not only a character cut at the sample's end
+            return False
+        text = data[: exc.start].decode("utf-8-sig")
+    printable = sum(ch.isprintable() or ch in "\n\r\t" for ch in text)
+    return bool(text.strip()) and printable >= 0.98 * len(text)
 
 
 def _looks_like_html(data: bytes) -> bool:

@@ -18,6 +18,7 @@ from services.common.errors import EngineError, InvalidInput
 from services.common.events import IngestJob
 from services.common.ids import sha256_hex
 from services.common.materials import Chunk
+from services.ingestor.captions import parse_captions
 from services.ingestor.chunking import DEFAULT_LIMITS, Block, ChunkLimits, chunk_blocks
 from services.ingestor.formats import Format, detect_format
 from services.ingestor.latex import parse_latex
@@ -95,6 +96,9 @@ def parse_material(
         chunks = parse_csv(decode_text(data, filename), filename, limits, (fallback_title,))
     elif fmt is Format.QA_JSONL:
         chunks = parse_qa_jsonl(decode_text(data, filename), filename, limits)
+    elif fmt is Format.CAPTIONS:
+        title, blocks = parse_captions(decode_text(data, filename))
+        chunks = chunk_blocks(blocks, limits)
     elif fmt is Format.CODE:
         title, blocks = parse_source(decode_text(data, filename), filename)
         chunks = chunk_blocks(blocks, limits)

@@ -29,6 +29,10 @@ from services.ingestor.formats import Format, detect_format, is_material_file
         (b"CREATE TABLE t (id int);", "schema.SQL", "", (Format.CODE, "text/plain")),
         (b"FROM python:3.12", "Dockerfile", "", (Format.CODE, "text/plain")),
         (b"services: {}", "compose.yaml", "", (Format.CODE, "text/plain")),
+        (b"WEBVTT\n", "lecture05.vtt", "", (Format.CAPTIONS, "text/vtt")),
+        # text of a kind not known here is read as plain text
+        (b"Course notes\n", "README", "", (Format.TEXT, "text/plain")),
+        ("見出し\n====\n".encode(), "notes.rst", "", (Format.TEXT, "text/plain")),
     ],
 )
 def test_detects(data, filename, mime, expected):
@@ -47,7 +51,8 @@ def zipped(**entries: bytes) -> bytes:
     ("data", "filename", "mime", "message"),
     [
         (b"\x00\x01\x02", "blob.exe", "application/octet-stream", "unsupported file type"),
-        (b"hello", "README", "", "no extension"),
+        (b"\x89\x01\x02\xff\xfe", "blob", "", "no extension"),
+        ("ノート".encode("cp932"), "notes.rst", "", "extension '.rst'"),
         (b"not really a pdf", "paper.pdf", "application/pdf", "not one (no %PDF- header)"),
         (b"abc\x00\x00def", "notes.md", "", "contains binary data"),
         (
