@@ -31,6 +31,7 @@ class Format(StrEnum):
     LATEX = "tex"
     CODE = "code"  # source and configuration files (source.py)
     CAPTIONS = "captions"  # a recorded lecture's WebVTT or SubRip captions
+    RST = "rst"  # reStructuredText (Sphinx sources)
 
 
 MIME_TYPES = {
@@ -47,6 +48,7 @@ MIME_TYPES = {
     Format.LATEX: "application/x-tex",
     Format.CODE: "text/plain",
     Format.CAPTIONS: "text/vtt",
+    Format.RST: "text/x-rst",
 }
 
 _IMAGE_MAGIC = {
@@ -95,6 +97,7 @@ _EXTENSIONS = {
     ".ltx": Format.LATEX,
     ".vtt": Format.CAPTIONS,
     ".srt": Format.CAPTIONS,
+    ".rst": Format.RST,
     **{suffix: Format.CODE for suffix in SOURCE_LANGUAGES},
 }
 
@@ -127,6 +130,7 @@ _MIMES = {
     "application/x-tex": Format.LATEX,
     "text/x-tex": Format.LATEX,
     "text/vtt": Format.CAPTIONS,
+    "text/x-rst": Format.RST,
 }
 
 _ZIP = b"PK\x03\x04"
@@ -150,9 +154,9 @@ _LEGACY_OFFICE = (
 
 SUPPORTED = (
     "Markdown, plain text, HTML, PDF, Word (.docx), PowerPoint (.pptx), Excel (.xlsx),"
-    " Jupyter notebooks (.ipynb), LaTeX (.tex), source and configuration files (.py, .sql,"
-    " .java, .yaml …), lecture captions (.vtt, .srt), PNG/JPEG/GIF/WebP images, CSV,"
-    " Q/A JSONL; other UTF-8 text as plain text"
+    " Jupyter notebooks (.ipynb), LaTeX (.tex), reStructuredText (.rst), source and"
+    " configuration files (.py, .sql, .java, .yaml …), lecture captions (.vtt, .srt),"
+    " PNG/JPEG/GIF/WebP images, CSV, Q/A JSONL; other UTF-8 text as plain text"
 )
 
 
@@ -182,7 +186,7 @@ def detect_format(data: bytes, filename: str, mime_type: str = "") -> tuple[Form
     declared = mime_type.split(";")[0].strip().lower()
     fmt = _EXTENSIONS.get(suffix) or _NAMES.get(path.name.lower()) or _MIMES.get(declared)
     if fmt is None and _reads_as_text(data):
-        fmt = Format.TEXT  # a README, a .rst or .org file: plain text is the closest reading
+        fmt = Format.TEXT  # a README, an .org or .adoc file: plain text is the closest reading
     if fmt is None:
         kind = f"extension {suffix!r}" if suffix else "no extension"
         raise InvalidInput(

@@ -29,6 +29,7 @@ from services.ingestor.parsing import decode_text
 from services.ingestor.pdf import parse_pdf
 from services.ingestor.plaintext import parse_plain_text
 from services.ingestor.qa import parse_csv, parse_qa_jsonl
+from services.ingestor.rst import parse_rst
 from services.ingestor.source import parse_source
 from services.ingestor.webpage import parse_html
 
@@ -108,6 +109,7 @@ def parse_material(
             Format.HTML: parse_html,
             Format.TEXT: parse_plain_text,
             Format.LATEX: parse_latex,
+            Format.RST: parse_rst,
         }[fmt]
         title, blocks = parser(decode_text(data, filename))
         chunks = chunk_blocks(blocks, limits)

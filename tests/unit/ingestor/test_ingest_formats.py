@@ -32,7 +32,8 @@ from services.ingestor.formats import Format, detect_format, is_material_file
         (b"WEBVTT\n", "lecture05.vtt", "", (Format.CAPTIONS, "text/vtt")),
         # text of a kind not known here is read as plain text
         (b"Course notes\n", "README", "", (Format.TEXT, "text/plain")),
-        ("見出し\n====\n".encode(), "notes.rst", "", (Format.TEXT, "text/plain")),
+        ("* 見出し\n".encode(), "notes.org", "", (Format.TEXT, "text/plain")),
+        (b"Title\n=====\n", "guide.rst", "", (Format.RST, "text/x-rst")),
     ],
 )
 def test_detects(data, filename, mime, expected):
@@ -52,7 +53,7 @@ def zipped(**entries: bytes) -> bytes:
     [
         (b"\x00\x01\x02", "blob.exe", "application/octet-stream", "unsupported file type"),
         (b"\x89\x01\x02\xff\xfe", "blob", "", "no extension"),
-        ("ノート".encode("cp932"), "notes.rst", "", "extension '.rst'"),
+        ("ノート".encode("cp932"), "notes.org", "", "extension '.org'"),
         (b"not really a pdf", "paper.pdf", "application/pdf", "not one (no %PDF- header)"),
         (b"abc\x00\x00def", "notes.md", "", "contains binary data"),
         (
