@@ -204,6 +204,25 @@ def tagged_morphemes(text: str) -> list[tuple[str, tuple[str, ...], bool]]:
     ]
 
 
+def inside_parentheses(text: str, at: int, reach: int = 100) -> bool:
+    """Is position ``at`` inside full-width parentheses opened earlier on its line, which
+    close within ``reach`` characters? A full stop there ends no sentence:
+    "エラー率（2xx 以外の割合。429 も含む）が 1.0% 未満" is one. An unclosed （ decides
+    nothing."""
+    line_start = text.rfind("\n", 0, at) + 1
+    depth = 0
+    for char in text[line_start:at]:
+        if char == "（":
+            depth += 1
+        elif char == "）" and depth:
+            depth -= 1
+    if not depth:
+        return False
+    line_end = text.find("\n", at)
+    ahead = text[at : min(at + reach, line_end if line_end >= 0 else len(text))]
+    return "）" in ahead
+
+
 def fenced(body: str, info: str = "") -> str:
     """``body`` as a fenced Markdown block (``info`` after the opening fence): the fence is
     longer than any run of backticks in the body, so no line of it can close the block

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from services.common.materials import Chunk
-from services.common.text import LIST_ITEM
+from services.common.text import LIST_ITEM, inside_parentheses
 
 PROSE, LIST, TABLE, CODE, FORMULA = "prose", "list", "table", "code", "formula"
 
@@ -78,11 +78,14 @@ _SOFT_BREAK = re.compile(r"[、，,;；:：]\s*|\s+")
 
 def split_sentences(text: str) -> list[str]:
     """Sentences with their end marks and trailing spaces kept, so joining restores the text.
-    A sentence end inside bold or a code span ends none, but where the bold closes with it:
-    "**P1。夜間は作業しない。** 2人で作業する。" cut inside left a stray ** on each side."""
+    A sentence end inside （parentheses）, bold or a code span ends none, but where the
+    bold closes with it: "**P1。夜間は作業しない。** 2人で作業する。" cut inside left a
+    stray ** on each side."""
     pieces, start = [], 0
     for match in _SENTENCE_END.finditer(text):
         end = match.end()
+        if inside_parentheses(text, match.start()):
+            continue
         if _inside_span(text, match.start()):
             if not text.startswith("**", end):
                 continue

@@ -58,7 +58,7 @@ _SECTIONS = {
 }  # fmt: skip
 _SECTION = re.compile(r"\\(" + "|".join(_SECTIONS) + r")\*?" + _OPTION + _GROUP)
 _FRAME = re.compile(r"\\begin\{frame\}" + _OPTION + r"(?:" + _GROUP + r")?|\\frametitle" + _GROUP)
-_LIST_BEGIN = re.compile(r"\\begin\{(itemize|enumerate|description)\}" + _OPTION)
+_LIST_BEGIN = re.compile(r"\\begin\{(itemize|enumerate|description)\}(?:\[([^\]]*)\])?")
 _LIST_END = re.compile(r"\\end\{(itemize|enumerate|description)\}")
 _ITEM = re.compile(r"\\item(?:<[^>]*>)?(?:\[([^\]]*)\])?\s*")
 # Environments that frame text: their name goes, their title (a Beamer block's, a theorem's
@@ -84,6 +84,26 @@ _LINK = re.compile(r"\\href" + _GROUP + _GROUP + r"|\\url" + _GROUP)
 _BARE_COMMAND = re.compile(r"\\[A-Za-z]+\*?(?:<[^>]*>)?(?:\[[^\]]*\])?")
 _ESCAPED = {"\\%": "%", "\\&": "&", "\\_": "_", "\\#": "#", "\\$": "$", "\\{": "{",
             "\\}": "}", "~": " ", "``": "“", "''": "”", "---": "—", "--": "–"}  # fmt: skip
+# Words and spaces written as commands: "vs.\ liveness", "1, 2, \ldots", "\LaTeX".
+_SYMBOL_TEXT = {
+    " ": " ", "\n": "\n", ",": " ", ";": " ", ":": " ", "!": "", "@": "", "/": "", "ldots": "…",
+    "dots": "…", "cdots": "…", "LaTeX": "LaTeX", "TeX": "TeX", "S": "§", "textbackslash": "\\",
+    "quad": " ", "qquad": " ",
+}  # fmt: skip
+_SYMBOLS = re.compile(
+    r"\\(ldots|dots|cdots|LaTeX|TeX|S|textbackslash|quad|qquad)(?![A-Za-z])(?:\{\})?"
+    r"|\\([ \n,;:!@/])"
+)
+_REFERENCE = re.compile(r"[ \t]*[(（]?\\(?:ref|eqref|pageref|autoref|cref)\{[^}]*\}[)）]?")
+_QUOTES = re.compile(r"``|''")
+_NEW_THEOREM = re.compile(r"\\newtheorem\*?\{(\w+)\}(?:\[\w+\])?" + _GROUP)
+_TITLE_PAGE = re.compile(r"\\maketitle\b|\\titlepage\b")
+_TITLE_MATTER = ("subtitle", "author", "institute", "date")
+# \newcommand{\name}[args]{body} and \def\name{body}: a teacher's own shorthand.
+_MACRO = re.compile(
+    r"\\(?:re)?newcommand\*?\{?\\([A-Za-z]+)\}?(?:\[(\d)\])?" + _GROUP
+    + r"|\\def\\([A-Za-z]+)" + _GROUP
+)  # fmt: skip
 _INLINE_MATH = re.compile(r"(?<!\\)\$[^$\n]+?(?<!\\)\$")
 
 
@@ -95,18 +115,24 @@ def parse_latex(text: str) -> tuple[str | None, list[Block]]:
         kept.append(markdown)
         return f"\n\n\x00{len(kept) - 1}\x00\n\n"
 
-    text = _CODE_ENV.sub(lambda m: keep(fenced(m.group(4).rstrip("\n"), _language(m))), text)
+    text = _CODE_ENV.sub(
+        lambda m: _captioned(m, keep(fenced(m.group(4).rstrip("\n"), _language(m)))), text
+    )
     text = "\n".join(_COMMENT.sub("", line) for line in text.split("\n"))
+    text = _expand_macros(text)
     title_match = _TITLE.search(text)
     title = _inline(title_match.group(1)).strip() if title_match else None
+    theorems = {m.group(1): _inline(m.group(2)).strip() for m in _NEW_THEOREM.finditer(text)}
     body = document.group(1) if (document := _DOCUMENT.search(text)) else text
+    body = _TITLE_PAGE.sub(_title_matter(text), body, count=1)
+    body = _QUOTES.sub(lambda m: "“" if m.group(0) == "``" else "”", body)
     body = _INLINE_CODE.sub(_code_span, body)
     body = _DISPLAY.sub(lambda m: keep(_display(m)), body)
     body = _TABLE_ENV.sub(lambda m: keep(_table(m.group(3))), body)
     body = _FIGURE.sub(lambda m: _figure(m.group(2)), body)
     body = _SECTION.sub(lambda m: _heading(_SECTIONS[m.group(1)], m.group(2)), body)
     body = _FRAME.sub(lambda m: _heading(3, m.group(1) or m.group(2) or ""), body)
-    body = _BOX.sub(lambda m: f"\n\n{_box_title(m)}\n\n", body)
+    body = _BOX.sub(lambda m: f"\n\n{_box_title(m, theorems)}\n\n", body)
     body = "\n".join(line.strip() for line in body.split("\n"))  # indentation means nothing
     body = _lists(body)
     body = _ENVIRONMENT.sub("\n", body)
@@ -116,6 +142,42 @@ def parse_latex(text: str) -> tuple[str | None, list[Block]]:
         body = f"# {title}\n\n{body}"
     markdown_title, blocks = parse_markdown(body)
     return title or markdown_title, blocks
+
+
+def _expand_macros(text: str) -> str:
+    """The document's own macros replaced by what they stand for (arguments #1…#9), their
+    definitions taken out."""
+    macros: dict[str, tuple[int, str]] = {}
+    for match in _MACRO.finditer(text):
+        if match.group(1):
+            macros[match.group(1)] = (int(match.group(2) or 0), match.group(3))
+        else:
+            macros[match.group(4)] = (0, match.group(5))
+    text = _MACRO.sub("", text)
+    for name, (count, body) in macros.items():
+        use = re.compile(rf"\\{name}(?![A-Za-z])\s*" + _GROUP * count)
+
+        def expand(match: re.Match, body: str = body) -> str:
+            for n, argument in enumerate(match.groups(), start=1):
+                body = body.replace(f"#{n}", argument)
+            return body
+
+        text = use.sub(expand, text)
+    return text
+
+
+def _title_matter(text: str):
+    """What ``\\maketitle`` prints below the title: subtitle, author, institute, date."""
+    found = [re.search(rf"\\{name}" + _OPTION + _GROUP, text) for name in _TITLE_MATTER]
+    lines = [_inline(m.group(1)).strip() for m in found if m]
+    paragraph = "\n".join(line for line in lines if line and line != "today")
+    return lambda _: f"\n\n{paragraph}\n\n" if paragraph else "\n"
+
+
+def _captioned(match: re.Match, listing: str) -> str:
+    """A listing's caption introduces it, as the sentence before it would."""
+    caption = re.search(r"caption\s*=\s*(\{[^{}]*\}|[^,\]]+)", match.group(2) or "")
+    return f"\n\n{caption.group(1).strip('{} ')}\n{listing}" if caption else listing
 
 
 def _language(match: re.Match) -> str:
@@ -134,8 +196,10 @@ def _code_span(match: re.Match) -> str:
 
 def _display(match: re.Match) -> str:
     formula = match.group(2) or match.group(3) or match.group(4) or ""
-    formula = re.sub(r"\\(?:label|tag)\{[^}]*\}|\\nonumber|\\notag", "", formula).strip()
-    return f"$$\n{formula}\n$$"
+    formula = re.sub(r"\\(?:label|tag)\{[^}]*\}|\\nonumber|\\notag", "", formula)
+    # an align's rows read as lines, without their alignment marks: "2W > N", not "2W &> N"
+    rows = [re.sub(r"(?<!\\)&", "", row).strip() for row in re.split(r"\\\\", formula)]
+    return "$$\n" + "\n".join(row for row in rows if row) + "\n$$"
 
 
 def _table(body: str) -> str:
@@ -155,10 +219,10 @@ def _heading(level: int, name: str) -> str:
     return f"\n\n{'#' * min(level, 6)} {name}\n\n" if name else "\n"
 
 
-def _box_title(match: re.Match) -> str:
+def _box_title(match: re.Match, theorems: dict[str, str]) -> str:
     if match.group(1) is not None:
         return _inline(match.group(1)).strip()
-    kind, name = match.group(2).capitalize(), match.group(3)
+    kind, name = theorems.get(match.group(2)) or match.group(2).capitalize(), match.group(3)
     return f"{kind} ({_inline(name).strip()})." if name else f"{kind}."
 
 
@@ -167,28 +231,60 @@ def _lists(text: str) -> str:
     out: list[str] = []
     kinds: list[str] = []
     numbers: list[int] = []  # the next number of each open list
+    labels: list[str] = []  # how each open enumerate prints its number: "(#)", "#."
     pos = 0
     for match in re.finditer(f"{_LIST_BEGIN.pattern}|{_LIST_END.pattern}|{_ITEM.pattern}", text):
         out.append(_item_text(text[pos : match.start()]) if kinds else text[pos : match.start()])
         pos = match.end()
-        begin, end, label = match.group(1), match.group(2), match.group(3)
+        begin, option, end, label = match.groups()
         if begin:
             out.append("" if kinds else "\n")  # a nested list goes on under its item
             kinds.append(begin)
             numbers.append(1)
+            labels.append(_label_format(option or ""))
         elif end:
             if kinds:
                 kinds.pop()
                 numbers.pop()
+                labels.pop()
             out.append("\n" if kinds else "\n\n")
         elif kinds:
             indent = "    " * (len(kinds) - 1)
-            marker = f"{numbers[-1]}." if kinds[-1] == "enumerate" else "-"
+            marker = _numbered(labels[-1], numbers[-1]) if kinds[-1] == "enumerate" else "-"
             numbers[-1] += 1
             lead = f"{_inline(label).strip()}: " if label else ""
             out.append(f"\n{indent}{marker} {lead}")
     out.append(text[pos:])
     return "".join(out)
+
+
+# enumitem's label=(\alph*) and enumerate's short form [(a)]: the counter and what frames it.
+_COUNTER = re.compile(r"\\(alph|Alph|roman|Roman|arabic)\*|([aAiI1])")
+
+
+def _label_format(option: str) -> str:
+    """The label as a template, "{alph}" where the number goes: "({alph})", "{arabic}."."""
+    option = re.sub(r"^.*?\blabel\s*=\s*\{?", "", option).split(",")[0].rstrip("}")
+    counter = _COUNTER.search(option)
+    if not counter:
+        return "{arabic}."
+    style = counter.group(1) or {"a": "alph", "A": "Alph", "i": "roman", "I": "Roman"}.get(
+        counter.group(2), "arabic"
+    )
+    before, after = option[: counter.start()], option[counter.end() :]
+    return f"{_plain(before)}{{{style}}}{_plain(after)}".strip() or "{arabic}."
+
+
+def _numbered(template: str, n: int) -> str:
+    roman = "i ii iii iv v vi vii viii ix x xi xii xiii xiv xv".split()
+    values = {
+        "arabic": str(n),
+        "alph": chr(ord("a") + n - 1) if n <= 26 else str(n),
+        "Alph": chr(ord("A") + n - 1) if n <= 26 else str(n),
+        "roman": roman[n - 1] if n <= len(roman) else str(n),
+        "Roman": roman[n - 1].upper() if n <= len(roman) else str(n),
+    }
+    return template.format(**values)
 
 
 def _item_text(text: str) -> str:
@@ -216,6 +312,7 @@ def _prose(text: str) -> str:
 
 
 def _plain(text: str) -> str:
+    text = _REFERENCE.sub("", text)
     text = _DROPPED.sub("", text)
     text = _LINK.sub(lambda m: f"{m.group(2)} ({m.group(1)})" if m.group(1) else m.group(3), text)
     text = _FOOTNOTE.sub(lambda m: f" ({m.group(1)})", text)
@@ -223,6 +320,7 @@ def _plain(text: str) -> str:
         text = _TEXT_COMMAND.sub(r"\1", text)
     text = re.sub(r"\\\\(?:\[[^\]]*\])?|\\newline\b", "\n", text)
     text = re.sub(r"\\par\b", "\n\n", text)
+    text = _SYMBOLS.sub(lambda m: _SYMBOL_TEXT[m.group(1) or m.group(2)], text)
     for escaped, plain in _ESCAPED.items():
         text = text.replace(escaped, plain)
     text = _BARE_COMMAND.sub("", text)

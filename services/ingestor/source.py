@@ -30,6 +30,19 @@ _DEFINITION = re.compile(
     r"|FUNCTION|PROCEDURE|TRIGGER|TYPE|EXTENSION|SCHEMA))\b",
     re.I,
 )
+# Where a section starts in the languages that define things otherwise: a shell function, a
+# Makefile target, a Dockerfile stage, an INI or TOML table, a YAML top-level mapping.
+_SECTION_STARTS = {
+    "bash": re.compile(r"^(?:function\s+)?[A-Za-z_][\w-]*\s*\(\)\s*\{?\s*$|^function\s+\w"),
+    "makefile": re.compile(r"^[\w./%-]+(?:\s+[\w./%-]+)*\s*:(?!=)"),
+    "dockerfile": re.compile(r"^FROM\s", re.I),
+    "ini": re.compile(r"^\[[^\]]+\]\s*$"),
+    "toml": re.compile(r"^\[\[?[^\]]+\]\]?\s*$"),
+    "conf": re.compile(r"^\[[^\]]+\]\s*$"),
+    "yaml": re.compile(r"^[A-Za-z_\"'][^:#]*:\s*(?:#.*)?$"),  # a key that opens a mapping
+}
+# A YAML section longer than this is split at its own keys ("services" at each service).
+_YAML_SPLIT_CHARS = 600
 # What stays with the definition below it: comments and decorators with no blank line between.
 _ATTACHED = re.compile(r"^\s*(?:#|//|--|/\*|\*|@)")
 _LINE_COMMENT = re.compile(r"^\s*(?:#(?!!)|//|--|;)\s?")
@@ -44,16 +57,26 @@ def parse_source(text: str, filename: str) -> tuple[str, list[Block]]:
     name = PurePosixPath(filename.replace("\\", "/")).name
     language = source_language(filename) or ""
     header, code = _leading_comment(text.expandtabs(4))
-    parts = [f"# {name}"]
+    # The file's name with the first line of its own description heads every section, as a
+    # Markdown file's title does: "schema.sql: seatbox スキーマ" names what CREATE TABLE
+    # rooms belongs to.
+    summary = header.split("\n", 1)[0].strip()
+    if len(summary) > _MAX_HEADING_CHARS:
+        summary = summary[:_MAX_HEADING_CHARS].rsplit(" ", 1)[0] + " …"
+    parts = [f"# {name}: {summary}" if summary else f"# {name}"]
     if header:
         parts.append(header)
-    for heading, lines in _sections(code.split("\n")):
+    starts = _SECTION_STARTS.get(language, _DEFINITION)
+    for heading, lines in _sections(code.split("\n"), starts):
         body = "\n".join(lines).strip("\n")
         if not body.strip():
             continue
         if heading:
             parts.append(f"## {heading}")
-        parts.append(fenced(body, language))
+        if language == "yaml" and heading and len(body) > _YAML_SPLIT_CHARS:
+            parts += _yaml_children(lines)
+        else:
+            parts.append(fenced(body, language))
     _, blocks = parse_markdown("\n\n".join(parts))
     return name, blocks
 
@@ -84,12 +107,27 @@ def _prose(lines: list[str]) -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip()
 
 
-def _sections(lines: list[str]) -> list[tuple[str, list[str]]]:
+def _yaml_children(lines: list[str]) -> list[str]:
+    """A long YAML section as its key line, then a subsection per key one level in."""
+    keyed = [i for i, line in enumerate(lines) if line.strip()]
+    children = [i for i in keyed[1:] if re.match(r"^( +)[A-Za-z_\"'][^:#]*:(?:\s|$)", lines[i])]
+    indent = min((len(lines[i]) - len(lines[i].lstrip()) for i in children), default=0)
+    cuts = [i for i in children if len(lines[i]) - len(lines[i].lstrip()) == indent]
+    if not cuts:
+        return [fenced("\n".join(lines).strip("\n"), "yaml")]
+    parts = [fenced("\n".join(lines[: cuts[0]]).strip("\n"), "yaml")]
+    for start, end in zip(cuts, [*cuts[1:], len(lines)], strict=True):
+        key = lines[start].strip().split(":")[0].strip("\"' ")
+        parts += [f"### {key}", fenced("\n".join(lines[start:end]).strip("\n"), "yaml")]
+    return parts
+
+
+def _sections(lines: list[str], starts: re.Pattern) -> list[tuple[str, list[str]]]:
     """The code before the first definition, then one section per top-level definition,
     each with the comments and decorators right above it."""
     sections: list[tuple[str, list[str]]] = [("", [])]
     for line in lines:
-        if _DEFINITION.match(line):
+        if starts.match(line):
             current = sections[-1][1]
             attached: list[str] = []
             while current and current[-1].strip() and _ATTACHED.match(current[-1]):

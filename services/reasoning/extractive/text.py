@@ -20,6 +20,7 @@ from services.common.text import (
     EN_STOP_WORDS,
     JAPANESE,
     inflected_spans,
+    inside_parentheses,
     lexical_terms,
     normalise,
 )
@@ -140,6 +141,8 @@ def split_sentences(text: str) -> list[Span]:
         if match.group(0).startswith(".") and _NOT_AN_END.search(
             text[max(0, match.start() - 6) : match.start() + 1]
         ):
+            continue
+        if match.group(0)[0] in "。！？" and inside_parentheses(text, match.start()):
             continue
         _append_trimmed(spans, text, start, match.end())
         start = match.end()

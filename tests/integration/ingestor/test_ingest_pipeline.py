@@ -153,7 +153,8 @@ def test_latex_notes_and_source_files_are_stored_with_their_headings(pipeline, c
         "SELECT heading_path, text FROM chunks WHERE material_id = %s ORDER BY ordinal",
         source.material_id,
     )
-    assert [h for h, _ in headed] == [["app.py"], ["app.py", "def handle(request)"]]
+    named = "app.py: 演習5 の Web サービス。"  # the file, with its docstring's first line
+    assert [h for h, _ in headed] == [[named], [named, "def handle(request)"]]
     assert "```python\ndef handle(request):\n    return 200\n```" in headed[1][1]
 
 

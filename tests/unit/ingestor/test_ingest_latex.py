@@ -110,3 +110,53 @@ def test_a_beamer_deck_is_read_frame_by_frame_without_its_overlays():
     log = chunks[("Lecture 8: Consensus", "Raft", "Log matching")]
     assert "Invariant" in log and "same command; see the paper (https://raft.example)." in log
     assert "```\nif log[prev].term != prev_term: reject()\n```" in log
+
+
+SHEET = r"""\documentclass{jsarticle}
+\usepackage{enumitem}
+\newtheorem{definition}{定義}
+\newcommand{\kaitou}{\par\noindent\textbf{【解答】}\ }
+\newcommand{\unit}[1]{\,\mathrm{#1}}
+\title{演習問題集}
+\author{芦田 律}
+\date{2026年度前期}
+\begin{document}
+\maketitle
+\section{問1}
+\begin{definition}[クォーラム]
+書き込みと読み出しの集合が重なる条件を式 (\ref{eq:q}) に示す。
+\end{definition}
+\begin{align}
+  W + R &> N \label{eq:q} \\
+  2W &> N
+\end{align}
+\begin{enumerate}[label=(\arabic*)]
+  \item 判定せよ。
+  \begin{enumerate}[label=(\alph*)]
+    \item $W = 3$
+    \item $W = 4$
+  \end{enumerate}
+\end{enumerate}
+\kaitou (1)(b) は保証される。Safety vs.\ liveness, 1, 2, \ldots{} ``quoted''.
+\begin{lstlisting}[language=Python, caption={Lamport 時計の実装}]
+clock += 1
+\end{lstlisting}
+\end{document}
+"""
+
+
+def test_what_maketitle_prints_and_the_documents_own_names_and_macros_are_kept():
+    material = parse_material(SHEET.encode(), "sheet.tex")
+    text = "\n".join(c.text for c in material.chunks)
+    assert "芦田 律\n2026年度前期" in text  # author and date under the title
+    assert "定義 (クォーラム)." in text  # \newtheorem's name, not the environment's
+    assert "条件を式 に示す。" in text  # a reference goes with its parentheses
+    assert "【解答】 (1)(b) は保証される。" in text  # the teacher's macro, expanded
+    assert "Safety vs. liveness, 1, 2, … “quoted”." in text
+    assert "Lamport 時計の実装\n\n```python\nclock += 1\n```" in text  # a caption introduces
+
+
+def test_align_rows_read_as_lines_and_list_labels_as_printed():
+    text = "\n".join(c.text for c in parse_material(SHEET.encode(), "sheet.tex").chunks)
+    assert "$$\nW + R > N\n2W > N\n$$" in text
+    assert "(1) 判定せよ。\n    (a) $W = 3$\n    (b) $W = 4$" in text

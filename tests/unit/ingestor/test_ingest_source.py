@@ -1,6 +1,8 @@
 """Source and configuration files: the file's own comment introduces its code, and each
 top-level definition is a section headed by its first line."""
 
+import pytest
+
 from services.ingestor.formats import Format
 from services.ingestor.stages import parse_material
 
@@ -31,15 +33,16 @@ class TokenBucket:
 def test_a_python_file_is_its_docstring_then_one_section_per_definition():
     material = parse_material(SERVICE.encode(), "app.py")
     assert material.format is Format.CODE and material.title == "app.py"
-    chunks = {c.heading_path: c.text for c in material.chunks}
-    head = chunks[("app.py",)]
+    chunks = {c.heading_path[1:]: c.text for c in material.chunks}
+    # the docstring's first line names the file's every section
+    assert {c.heading_path[0] for c in material.chunks} == {"app.py: 演習5 の Web サービス。"}
+    head = chunks[()]
     assert "演習5 の Web サービス。" in head and '"""' not in head  # the docstring as prose
     assert "```python\nimport time\n\nRATE_LIMIT = 20  # 1 秒あたりの要求数\n```" in head
     assert (
-        "```python\ndef handle(request):\n    return 200\n```"
-        in chunks[("app.py", "def handle(request)")]
+        "```python\ndef handle(request):\n    return 200\n```" in chunks[("def handle(request)",)]
     )
-    bucket = chunks[("app.py", "class TokenBucket")]
+    bucket = chunks[("class TokenBucket",)]
     # the comment and the decorator above a class go with it; a method stays inside it
     assert bucket.index("# トークンを補充") < bucket.index("@dataclass") < bucket.index("def take")
 
@@ -59,19 +62,52 @@ create index idx_orders_at on orders (created_at);
 def test_sql_sections_follow_its_statements_in_either_case():
     material = parse_material(SCHEMA.encode(), "schema.sql")
     chunks = {c.heading_path: c.text for c in material.chunks}
-    assert "注文サービスのスキーマ" in chunks[("schema.sql",)]
-    assert "=====" not in chunks[("schema.sql",)]  # a rule of the banner is no text
+    assert "注文サービスのスキーマ" in chunks[("schema.sql: 注文サービスのスキーマ",)]
+    assert (
+        "=====" not in chunks[("schema.sql: 注文サービスのスキーマ",)]
+    )  # a rule of the banner is no text
     assert (
         "CREATE TABLE orders (\n  order_id bigint PRIMARY KEY\n);"
-        in chunks[("schema.sql", "CREATE TABLE orders")]
+        in chunks[("schema.sql: 注文サービスのスキーマ", "CREATE TABLE orders")]
     )
-    index = chunks[("schema.sql", "create index idx_orders_at on orders (created_at);")]
+    index = chunks[
+        ("schema.sql: 注文サービスのスキーマ", "create index idx_orders_at on orders (created_at);")
+    ]
     assert "```sql\n-- 日付で探す\ncreate index" in index
 
 
-def test_a_configuration_file_without_definitions_is_one_listing():
-    compose = 'services:\n  web:\n    image: app:1.4\n    ports:\n      - "8080:80"\n'
+def test_a_json_file_without_sections_is_one_listing():
+    config = '{\n  "port": 8080,\n  "workers": 3\n}'
+    (chunk,) = parse_material(config.encode(), "settings.json").chunks
+    assert chunk.heading_path == ("settings.json",)
+    assert f"```json\n{config}\n```" in chunk.text
+
+
+def test_a_long_yaml_mapping_is_split_at_its_own_keys():
+    services = "".join(
+        f"  {name}:\n    image: {name}:1.{n}\n"
+        + "".join(f"    # setting {k} of {name}\n" for k in range(12))
+        for n, name in enumerate(("web", "db"))
+    )
+    compose = f"name: lab\n\nservices:\n{services}\nvolumes:\n  pgdata:\n"
     material = parse_material(compose.encode(), "docker-compose.yaml")
-    (chunk,) = material.chunks
-    assert chunk.heading_path == ("docker-compose.yaml",)
-    assert f"```yaml\n{compose.rstrip()}\n```" in chunk.text
+    chunks = {c.heading_path: c.text for c in material.chunks}
+    assert "name: lab" in chunks[("docker-compose.yaml",)]  # a scalar key opens no section
+    assert "image: db:1.1" in chunks[("docker-compose.yaml", "services", "db")]
+    assert "image: web:1.0" not in chunks[("docker-compose.yaml", "services", "db")]
+    assert "pgdata:" in chunks[("docker-compose.yaml", "volumes")]
+
+
+@pytest.mark.parametrize(
+    ("filename", "text", "heading"),
+    [
+        ("run.sh", "set -e\n\nwarm_up() {\n  curl -s localhost\n}\n", "warm_up()"),
+        ("Makefile", "CC = gcc\n\ntest: build\n\tpytest -q\n", "test: build"),
+        ("Dockerfile", "FROM python:3.12-slim AS build\nRUN pip wheel .\n",
+         "FROM python:3.12-slim AS build"),
+        ("pyproject.toml", 'name = "lab"\n\n[tool.pytest]\naddopts = "-q"\n', "[tool.pytest]"),
+    ],
+)  # fmt: skip
+def test_each_language_sections_where_it_defines_things(filename, text, heading):
+    material = parse_material(text.encode(), filename)
+    assert (filename, heading) in {c.heading_path for c in material.chunks}
