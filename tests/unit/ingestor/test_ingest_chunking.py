@@ -62,6 +62,16 @@ def test_sentences_keep_their_end_marks_for_ja_and_en():
     ]
 
 
+def test_a_full_stop_inside_parentheses_ends_no_sentence():
+    text = "エラー率（2xx 以外の割合。429 も含む）が 1.0% 未満。次の文。"
+    assert split_sentences(text) == [
+        "エラー率（2xx 以外の割合。429 も含む）が 1.0% 未満。",
+        "次の文。",
+    ]
+    # a parenthesis that never closes on its line decides nothing
+    assert split_sentences("注（下書き。続く\n本文。") == ["注（下書き。", "続く\n本文。"]
+
+
 def test_tiny_pieces_merge_with_neighbours_under_the_same_heading_only():
     blocks = [
         Block("短い。", ("A",)),

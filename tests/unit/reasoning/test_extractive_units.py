@@ -107,6 +107,14 @@ def test_a_sentence_is_read_in_the_context_of_the_one_before():
     assert units[1].context == "コミット前の書き込みは見えてはならない。"
 
 
+def test_a_parenthesised_remark_with_a_full_stop_stays_inside_its_sentence():
+    units = units_of("料金（学内は無料。学外は1時間1,500円）を表にする。次に進む。")
+    assert [u.text for u in units] == [
+        "料金（学内は無料。学外は1時間1,500円）を表にする。",
+        "次に進む。",
+    ]
+
+
 def test_a_sentence_wrapped_over_lines_is_one_sentence_and_a_line_of_its_own_is_not():
     notes = (
         "A journal is written before the data. It is always\n"
