@@ -124,7 +124,8 @@ def parse_latex(text: str) -> tuple[str | None, list[Block]]:
     title = _inline(title_match.group(1)).strip() if title_match else None
     theorems = {m.group(1): _inline(m.group(2)).strip() for m in _NEW_THEOREM.finditer(text)}
     body = document.group(1) if (document := _DOCUMENT.search(text)) else text
-    body = _TITLE_PAGE.sub(_title_matter(text), body, count=1)
+    matter = _title_matter(text)
+    body = _TITLE_PAGE.sub(lambda _: f"\n\n{matter}\n\n" if matter else "\n", body, count=1)
     body = _QUOTES.sub(lambda m: "“" if m.group(0) == "``" else "”", body)
     body = _INLINE_CODE.sub(_code_span, body)
     body = _DISPLAY.sub(lambda m: keep(_display(m)), body)
@@ -166,12 +167,10 @@ def _expand_macros(text: str) -> str:
     return text
 
 
-def _title_matter(text: str):
+def _title_matter(text: str) -> str:
     """What ``\\maketitle`` prints below the title: subtitle, author, institute, date."""
     found = [re.search(rf"\\{name}" + _OPTION + _GROUP, text) for name in _TITLE_MATTER]
-    lines = [_inline(m.group(1)).strip() for m in found if m]
-    paragraph = "\n".join(line for line in lines if line and line != "today")
-    return lambda _: f"\n\n{paragraph}\n\n" if paragraph else "\n"
+    return "\n".join(line for m in found if m and (line := _inline(m.group(1)).strip()))
 
 
 def _captioned(match: re.Match, listing: str) -> str:
@@ -259,18 +258,18 @@ def _lists(text: str) -> str:
 
 
 # enumitem's label=(\alph*) and enumerate's short form [(a)]: the counter and what frames it.
-_COUNTER = re.compile(r"\\(alph|Alph|roman|Roman|arabic)\*|([aAiI1])")
+_COUNTER = re.compile(r"\\(alph|Alph|roman|Roman|arabic)\*")
+_SHORT_COUNTER = re.compile(r"[aAiI1]")  # enumerate's [(a)], [i.], [1)]
 
 
 def _label_format(option: str) -> str:
     """The label as a template, "{alph}" where the number goes: "({alph})", "{arabic}."."""
     option = re.sub(r"^.*?\blabel\s*=\s*\{?", "", option).split(",")[0].rstrip("}")
-    counter = _COUNTER.search(option)
+    counter = _COUNTER.search(option) or _SHORT_COUNTER.search(option)
     if not counter:
         return "{arabic}."
-    style = counter.group(1) or {"a": "alph", "A": "Alph", "i": "roman", "I": "Roman"}.get(
-        counter.group(2), "arabic"
-    )
+    short = {"a": "alph", "A": "Alph", "i": "roman", "I": "Roman", "1": "arabic"}
+    style = counter.group(1) if counter.re is _COUNTER else short[counter.group(0)]
     before, after = option[: counter.start()], option[counter.end() :]
     return f"{_plain(before)}{{{style}}}{_plain(after)}".strip() or "{arabic}."
 
@@ -284,7 +283,9 @@ def _numbered(template: str, n: int) -> str:
         "roman": roman[n - 1] if n <= len(roman) else str(n),
         "Roman": roman[n - 1].upper() if n <= len(roman) else str(n),
     }
-    return template.format(**values)
+    for style, value in values.items():
+        template = template.replace(f"{{{style}}}", value)
+    return template
 
 
 def _item_text(text: str) -> str:

@@ -56,7 +56,7 @@ _MAX_HEADING_CHARS = 80
 def parse_source(text: str, filename: str) -> tuple[str, list[Block]]:
     name = PurePosixPath(filename.replace("\\", "/")).name
     language = source_language(filename) or ""
-    header, code = _leading_comment(text.expandtabs(4))
+    header, code = _leading_comment(text)
     # The file's name with the first line of its own description heads every section, as a
     # Markdown file's title does: "schema.sql: seatbox スキーマ" names what CREATE TABLE
     # rooms belongs to.

@@ -160,3 +160,6 @@ def test_align_rows_read_as_lines_and_list_labels_as_printed():
     text = "\n".join(c.text for c in parse_material(SHEET.encode(), "sheet.tex").chunks)
     assert "$$\nW + R > N\n2W > N\n$$" in text
     assert "(1) 判定せよ。\n    (a) $W = 3$\n    (b) $W = 4$" in text
+    steps = r"\begin{enumerate}[label=Task \arabic*:] \item a \item b \end{enumerate}"
+    text = "\n".join(c.text for c in parse_material(steps.encode(), "steps.tex").chunks)
+    assert "Task 1: a\nTask 2: b" in text  # the a of "Task" is no counter
