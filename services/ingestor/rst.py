@@ -19,7 +19,7 @@ from services.ingestor.chunking import PROSE, Block
 from services.ingestor.markdown import markdown_table, parse_markdown
 
 _ADORNMENT = re.compile(r"""^([=\-~^"'`#*+<>:._])\1{2,}\s*$""")
-_DIRECTIVE = re.compile(r"^\.\.\s+([\w:-]+)::\s*(.*)$")
+_DIRECTIVE = re.compile(r"^(\s*)\.\.\s+([\w:-]+)::\s*(.*)$")
 _CODE_DIRECTIVES = {"code-block", "code", "sourcecode", "highlight"}
 _ADMONITIONS = {
     "note", "warning", "tip", "important", "caution", "attention", "hint", "danger", "error",
@@ -29,6 +29,7 @@ _TABLE_DIRECTIVES = {"list-table", "table", "csv-table"}
 _ROLE = re.compile(r":(\w[\w:-]*):`([^`]+)`")
 _TARGETED = re.compile(r"^(.*?)\s*<([^<>]+)>$")  # "Title <target>"
 _LINK = re.compile(r"`([^`<]+?)\s*<([^<>`]+)>`__?")
+_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)]|#\.)\s+")
 _GRID_BORDER = re.compile(r"^\+(?:[-=]+\+)+\s*$")
 _SIMPLE_BORDER = re.compile(r"^=+(?:\s+=+)+\s*$")
 
@@ -48,25 +49,28 @@ def parse_rst(text: str) -> tuple[str | None, list[Block]]:
             out += ["", f"{'#' * min(styles.index(style) + 1, 6)} {_inline(title)}", ""]
             i += used
             continue
+        base = len(line) - len(line.lstrip())
         if directive := _DIRECTIVE.match(line):
-            body, i = _indented_block(lines, i + 1)
-            out += ["", *_directive(directive.group(1), directive.group(2), body), ""]
+            body, i = _indented_block(lines, i + 1, base)
+            shown = _directive(directive.group(2), directive.group(3), body)
+            out += ["", *_indented(shown, base), ""]
             continue
-        if line.startswith(".. "):  # a comment, a target or a substitution: never shown
-            _, i = _indented_block(lines, i + 1)
+        if line.lstrip().startswith(".. "):  # a comment, a target, a substitution: unseen
+            _, i = _indented_block(lines, i + 1, base)
             continue
         if _GRID_BORDER.match(line) or _SIMPLE_BORDER.match(line):
             table, i = _table(lines, i)
             out += ["", *table, ""]
             continue
-        if line.rstrip().endswith("::") and _starts_indented_block(lines, i + 1):
+        if line.rstrip().endswith("::") and _starts_indented_block(lines, i + 1, base):
             lead = line.rstrip()[:-2].rstrip()
-            out.append(_inline(f"{lead}:") if lead else "")
-            body, i = _indented_block(lines, i + 1)
-            out += ["", fenced(body), ""]
+            out.append(_inline(f"{lead}:") if lead.strip() else "")
+            body, i = _indented_block(lines, i + 1, base)
+            item = _ITEM.match(line)  # "2. Check it::" sets its code in under its text
+            out += ["", *_indented([fenced(body)], len(item.group(0)) if item else base), ""]
             continue
         if line[:1].isspace() and line.strip() and _after_blank_outside_list(out):
-            quote, i = _indented_block(lines, i)  # a block quote: indented prose, not code
+            quote, i = _indented_block(lines, i, 0)  # a block quote: indented prose, not code
             out += [_inline(_enumerated(q)) for q in quote.split("\n")]
             continue
         out.append(_inline(_enumerated(line)))
@@ -103,20 +107,31 @@ def _width(text: str) -> int:
     return sum(2 if ord(ch) > 0x2E7F else 1 for ch in text)
 
 
-def _indented_block(lines: list[str], i: int) -> tuple[str, int]:
-    """The indented lines from ``i`` (blank lines inside kept), dedented, and where it ends."""
+def _indented_block(lines: list[str], i: int, base: int) -> tuple[str, int]:
+    """The lines from ``i`` indented deeper than ``base`` (blank lines inside kept),
+    dedented, and where they end."""
     end = i
-    while end < len(lines) and (not lines[end].strip() or lines[end][:1].isspace()):
+    while end < len(lines) and (not lines[end].strip() or _depth(lines[end]) > base):
         end += 1
     while end > i and not lines[end - 1].strip():
         end -= 1
     return textwrap.dedent("\n".join(lines[i:end])).strip("\n"), end
 
 
-def _starts_indented_block(lines: list[str], i: int) -> bool:
+def _starts_indented_block(lines: list[str], i: int, base: int) -> bool:
     while i < len(lines) and not lines[i].strip():
         i += 1
-    return i < len(lines) and lines[i][:1].isspace()
+    return i < len(lines) and _depth(lines[i]) > base
+
+
+def _depth(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _indented(markdown: list[str], base: int) -> list[str]:
+    """Markdown set in as deep as the directive was: inside a list item, it stays there."""
+    pad = " " * base
+    return [pad + line if line else line for text in markdown for line in text.split("\n")]
 
 
 def _directive(name: str, argument: str, body: str) -> list[str]:

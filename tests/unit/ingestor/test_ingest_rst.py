@@ -81,3 +81,15 @@ def test_list_and_grid_tables_become_tables_and_hidden_text_stays_hidden():
     assert "| W | 2（通常時 の設定） |" in text  # a cell's lines joined
     assert "TA 向け" not in text and "maxdepth" not in text and "lab3" not in text
     assert "引用された注意書き。" in text and "```\n引用" not in text  # a quote is no code
+
+
+def test_code_inside_a_list_item_stays_in_its_item():
+    steps = (
+        "Steps\n=====\n\n1. Start the stack:\n\n   .. code-block:: bash\n\n"
+        "      docker compose up -d\n\n2. Check it::\n\n      curl localhost:8080\n"
+    )
+    (chunk,) = parse_material(steps.encode(), "steps.rst").chunks
+    assert (
+        "1. Start the stack:\n   ```bash\n   docker compose up -d\n   ```\n"
+        "2. Check it:\n   ```\n   curl localhost:8080\n   ```" in chunk.text
+    )
