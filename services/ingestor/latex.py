@@ -62,10 +62,10 @@ _LIST_BEGIN = re.compile(r"\\begin\{(itemize|enumerate|description)\}(?:\[([^\]]
 _LIST_END = re.compile(r"\\end\{(itemize|enumerate|description)\}")
 _ITEM = re.compile(r"\\item(?:<[^>]*>)?(?:\[([^\]]*)\])?\s*")
 # Environments that frame text: their name goes, their title (a Beamer block's, a theorem's
-# optional name) stays as a line of its own.
-_BOX = re.compile(r"\\begin\{(?:block|alertblock|exampleblock)\}" + _GROUP
+# name) leads their first sentence, "定義 (線形化可能性): 各操作が…", as the label it is.
+_BOX = re.compile(r"(?:\\begin\{(?:block|alertblock|exampleblock)\}" + _GROUP
                   + r"|\\begin\{(theorem|definition|lemma|corollary|proposition|example|remark"
-                  r"|exercise|problem|proof)\*?\}(?:\[([^\]]*)\])?")  # fmt: skip
+                  r"|exercise|problem|proof)\*?\}(?:\[([^\]]*)\])?)\s*")  # fmt: skip
 _ENVIRONMENT = re.compile(r"\\(?:begin|end)\{[^}]*\}(?:\{[^{}]*\})?" + _OPTION)
 # Commands whose arguments are not text: layout, references, pictures, document set-up.
 _DROPPED = re.compile(
@@ -133,7 +133,7 @@ def parse_latex(text: str) -> tuple[str | None, list[Block]]:
     body = _FIGURE.sub(lambda m: _figure(m.group(2)), body)
     body = _SECTION.sub(lambda m: _heading(_SECTIONS[m.group(1)], m.group(2)), body)
     body = _FRAME.sub(lambda m: _heading(3, m.group(1) or m.group(2) or ""), body)
-    body = _BOX.sub(lambda m: f"\n\n{_box_title(m, theorems)}\n\n", body)
+    body = _BOX.sub(lambda m: _box(m, theorems), body)
     body = "\n".join(line.strip() for line in body.split("\n"))  # indentation means nothing
     body = _lists(body)
     body = _ENVIRONMENT.sub("\n", body)
@@ -218,11 +218,14 @@ def _heading(level: int, name: str) -> str:
     return f"\n\n{'#' * min(level, 6)} {name}\n\n" if name else "\n"
 
 
-def _box_title(match: re.Match, theorems: dict[str, str]) -> str:
+def _box(match: re.Match, theorems: dict[str, str]) -> str:
+    """A Beamer block's title or a theorem's name, leading what it labels: the block's first
+    sentence, or the sentence that introduces its list. (A heading would also take in what
+    follows the block in its frame.)"""
     if match.group(1) is not None:
-        return _inline(match.group(1)).strip()
+        return f"\n\n{_inline(match.group(1)).strip()}: "
     kind, name = theorems.get(match.group(2)) or match.group(2).capitalize(), match.group(3)
-    return f"{kind} ({_inline(name).strip()})." if name else f"{kind}."
+    return f"\n\n{kind} ({_inline(name).strip()}): " if name else f"\n\n{kind}: "
 
 
 def _lists(text: str) -> str:

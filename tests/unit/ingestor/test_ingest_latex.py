@@ -108,7 +108,8 @@ def test_a_beamer_deck_is_read_frame_by_frame_without_its_overlays():
     assert "- Timeouts are drawn from 150–300 ms" in election
     assert "<1->" not in election and "pause" not in election
     log = chunks[("Lecture 8: Consensus", "Raft", "Log matching")]
-    assert "Invariant" in log and "same command; see the paper (https://raft.example)." in log
+    # a block's title leads what it labels
+    assert "Invariant: Same index and term $\\Rightarrow$ same command; see the paper (" in log
     assert "```\nif log[prev].term != prev_term: reject()\n```" in log
 
 
@@ -149,7 +150,8 @@ def test_what_maketitle_prints_and_the_documents_own_names_and_macros_are_kept()
     material = parse_material(SHEET.encode(), "sheet.tex")
     text = "\n".join(c.text for c in material.chunks)
     assert "芦田 律\n2026年度前期" in text  # author and date under the title
-    assert "定義 (クォーラム)." in text  # \newtheorem's name, not the environment's
+    # \newtheorem's name, not the environment's, and it leads the sentence it labels
+    assert "定義 (クォーラム): 書き込みと読み出しの集合が重なる条件を式 に示す。" in text
     assert "条件を式 に示す。" in text  # a reference goes with its parentheses
     assert "【解答】 (1)(b) は保証される。" in text  # the teacher's macro, expanded
     assert "Safety vs. liveness, 1, 2, … “quoted”." in text
