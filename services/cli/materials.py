@@ -18,13 +18,23 @@ if TYPE_CHECKING:
     from services.sdk import Client
 
 
+# Folders a course's project folder holds that are no material: a lab's environment and
+# dependencies would upload thousands of library files as code.
+_NOT_MATERIALS = {"node_modules", "venv", "env", "__pycache__", "site-packages", "build", "dist"}
+
+
 def expand(paths: list[Path]) -> list[Path]:
-    """Files as given, and the supported files inside given folders, sorted."""
+    """Files as given, and the supported files inside given folders, sorted: never what
+    sits in a hidden folder (.git, .venv) or a dependency or build folder."""
     files: list[Path] = []
     for path in paths:
         if path.is_dir():
             files.extend(
-                sorted(p for p in path.rglob("*") if p.is_file() and is_material_file(p.name))
+                sorted(
+                    p
+                    for p in path.rglob("*")
+                    if p.is_file() and is_material_file(p.name) and _in_sight(p.relative_to(path))
+                )
             )
         elif path.is_file():
             files.append(path)
@@ -32,6 +42,10 @@ def expand(paths: list[Path]) -> list[Path]:
             console.print(f"[red]error:[/red] no such file: {path}")
             raise typer.Exit(2)
     return files
+
+
+def _in_sight(relative: Path) -> bool:
+    return not any(part.startswith(".") or part in _NOT_MATERIALS for part in relative.parts)
 
 
 def register(app: typer.Typer) -> typer.Typer:
