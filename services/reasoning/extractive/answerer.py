@@ -34,7 +34,16 @@ from services.reasoning.extractive.names import absent_names
 from services.reasoning.extractive.planner import asks_by_name, rule_plan
 from services.reasoning.extractive.scoring import Scored, UnitScorer, prepare, probability
 from services.reasoning.extractive.text import detect_language, squash_spaces, terms
-from services.reasoning.extractive.units import CODE, FORMULA, ITEM, ROW, SENTENCE, STRUCTURED, Unit
+from services.reasoning.extractive.units import (
+    CODE,
+    FORMULA,
+    ITEM,
+    ROW,
+    SENTENCE,
+    STRUCTURED,
+    Unit,
+    comment_above,
+)
 from services.reasoning.llm import Passage
 
 NOTE = {
@@ -311,8 +320,9 @@ def _render(
         if run:  # the passage's own text from the first sentence to the last, gaps included
             yield quote(plain_text(source[run[0].start : run[-1].end]) if source else run[0].text)
             run.clear()
-        if code:  # the block's own lines from the first statement to the last
-            yield quoted_code(textwrap.dedent(source[code[0].start : code[-1].end]), cite)
+        if code:  # the block's own lines from the first statement (and its comment) to the last
+            start = comment_above(source, code[0].start)
+            yield quoted_code(textwrap.dedent(source[start : code[-1].end]), cite)
             code.clear()
 
     for unit in units:

@@ -235,6 +235,18 @@ def _code_block(
     return i + 1
 
 
+def comment_above(text: str, start: int) -> int:
+    """Where the comment lines right above the code line at ``start`` begin (``start`` when
+    there are none): the comment says what the statement does, "-- 1人が同じ日に持てる予約は
+    2 件まで", and the statement alone does not."""
+    while start > 0:
+        line_start = text.rfind("\n", 0, start - 1) + 1
+        if not _COMMENT.match(text[line_start : start - 1].strip()):
+            break
+        start = line_start
+    return start
+
+
 def _only_blank_between(lines: list[_Line], start: int, end: int) -> bool:
     """Nothing but blank lines and the closing fence lies between ``start`` and ``end``."""
     between = [line.raw.strip() for line in lines if start < line.start and line.end < end]
