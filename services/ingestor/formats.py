@@ -102,19 +102,15 @@ _EXTENSIONS = {
 }
 
 _NAMES = {name: Format.CODE for name in SOURCE_NAMES}
+_IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp"})
 
 
 def is_material_file(filename: str) -> bool:
     """Whether a file of this name is one to upload (the CLI picks them out of a folder)."""
     path = PurePosixPath(filename.replace("\\", "/"))
-    return (
-        path.suffix.lower() in _EXTENSIONS
-        or path.suffix.lower() in _IMAGE_SUFFIXES
-        or (path.name.lower() in _NAMES)
-    )
+    suffix = path.suffix.lower()
+    return suffix in _EXTENSIONS or suffix in _IMAGE_SUFFIXES or path.name.lower() in _NAMES
 
-
-_IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp"})
 
 _MIMES = {
     "text/markdown": Format.MARKDOWN,

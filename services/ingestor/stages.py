@@ -97,9 +97,6 @@ def parse_material(
         chunks = parse_csv(decode_text(data, filename), filename, limits, (fallback_title,))
     elif fmt is Format.QA_JSONL:
         chunks = parse_qa_jsonl(decode_text(data, filename), filename, limits)
-    elif fmt is Format.CAPTIONS:
-        title, blocks = parse_captions(decode_text(data, filename))
-        chunks = chunk_blocks(blocks, limits)
     elif fmt is Format.CODE:
         title, blocks = parse_source(decode_text(data, filename), filename)
         chunks = chunk_blocks(blocks, limits)
@@ -110,6 +107,7 @@ def parse_material(
             Format.TEXT: parse_plain_text,
             Format.LATEX: parse_latex,
             Format.RST: parse_rst,
+            Format.CAPTIONS: parse_captions,
         }[fmt]
         title, blocks = parser(decode_text(data, filename))
         chunks = chunk_blocks(blocks, limits)
