@@ -20,7 +20,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from services.common.text import morphemes, tagged_morphemes
+from services.common.text import tagged_morphemes
 
 # The consonant each kana opens with, in the classes above (ン is N); vowel kana, small kana
 # (ャ, ェ), ハ行 but フ, ヤ行, ワ and the marks of length and doubling give none.
@@ -109,11 +109,16 @@ def english_spellings(
     A run of several words matches part by part: each word ends where a katakana word of
     the compound does (スレッド|プール ↔ thread pool), so インターネット is no "want enter"."""
     parts = _part_skeletons(katakana)
-    whole = "".join(parts)
+    whole = "".join(skeleton for skeleton, _ in parts)
     single = _collapsed(whole)
     if len(single) < 2:
         return []
-    ends = {sum(map(len, parts[: i + 1])) for i in range(len(parts))}
+    ends, at = set(), 0
+    for skeleton, unknown in parts:
+        if unknown:  # a word the dictionary does not know may join several: デモ|クラスタ
+            ends.update(range(at + 1, at + len(skeleton)))
+        at += len(skeleton)
+        ends.add(at)
     words = _english_words(text)
     found = []
     for start in range(len(words)):
@@ -143,9 +148,14 @@ def _english_words(text: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=10_000)
-def _part_skeletons(katakana: str) -> tuple[str, ...]:
-    """The skeleton of each katakana word of a compound (スレッド|プール: SRD, PR)."""
-    return tuple(katakana_skeleton(s) for s, _ in morphemes(katakana) if KATAKANA.fullmatch(s))
+def _part_skeletons(katakana: str) -> tuple[tuple[str, bool], ...]:
+    """The skeleton of each katakana word of a compound (スレッド|プール: SRD, PR), and
+    whether the dictionary knows the word."""
+    return tuple(
+        (katakana_skeleton(s), unknown)
+        for s, _, unknown in tagged_morphemes(katakana)
+        if KATAKANA.fullmatch(s)
+    )
 
 
 def _is_name(word: str) -> bool:
