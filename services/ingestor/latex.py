@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import re
 
-from services.common.text import fenced
+from services.common.text import LIST_ITEM, fenced
 from services.ingestor.chunking import Block
 from services.ingestor.markdown import markdown_table, parse_markdown
-from services.ingestor.parsing import join_cjk_lines
+from services.ingestor.parsing import join_cjk_lines, unwrap
 
 # A brace group up to three levels deep: \textbf{a {b {c}}}.
 _GROUP = r"\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}"
@@ -51,6 +51,7 @@ _RULE = re.compile(r"\\(?:hline|toprule|midrule|bottomrule|endhead|endfirsthead|
                    r"|cmidrule(?:\([^)]*\))?\{[^}]*\})")  # fmt: skip
 _MULTI = re.compile(r"\\multi(?:column|row)\{[^}]*\}\{[^}]*\}" + _GROUP)
 _CAPTION = re.compile(r"\\caption" + _OPTION + _GROUP)
+_BOX_WIDTH = re.compile(r"\\(?:parbox|makebox|framebox)(?:\[[^\]]*\])*\{[^{}]*\}")
 _FIGURE = re.compile(r"\\begin\{(figure\*?|wrapfigure)\}(.*?)\\end\{\1\}", re.S)
 _SECTIONS = {
     "part": 1, "chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4,
@@ -88,13 +89,15 @@ _ESCAPED = {"\\%": "%", "\\&": "&", "\\_": "_", "\\#": "#", "\\$": "$", "\\{": "
 _SYMBOL_TEXT = {
     " ": " ", "\n": "\n", ",": " ", ";": " ", ":": " ", "!": "", "@": "", "/": "", "ldots": "…",
     "dots": "…", "cdots": "…", "LaTeX": "LaTeX", "TeX": "TeX", "S": "§", "textbackslash": "\\",
-    "quad": " ", "qquad": " ",
+    "quad": " ", "qquad": " ", "textasciitilde": "~", "textasciicircum": "^", "textbar": "|",
+    "textless": "<", "textgreater": ">", "textunderscore": "_",
 }  # fmt: skip
 _SYMBOLS = re.compile(
-    r"\\(ldots|dots|cdots|LaTeX|TeX|S|textbackslash|quad|qquad)(?![A-Za-z])(?:\{\})?"
+    r"\\(ldots|dots|cdots|LaTeX|TeX|S|textbackslash|quad|qquad|textasciitilde|textasciicircum"
+    r"|textbar|textless|textgreater|textunderscore)(?![A-Za-z])(?:\{\})?"
     r"|\\([ \n,;:!@/])"
 )
-_REFERENCE = re.compile(r"[ \t]*[(（]?\\(?:ref|eqref|pageref|autoref|cref)\{[^}]*\}[)）]?")
+_REFERENCE = re.compile(r"[ \t~]*[(（]?\\(?:ref|eqref|pageref|autoref|cref)\{[^}]*\}[)）]?")
 _QUOTES = re.compile(r"``|''")
 _NEW_THEOREM = re.compile(r"\\newtheorem\*?\{(\w+)\}(?:\[\w+\])?" + _GROUP)
 _TITLE_PAGE = re.compile(r"\\maketitle\b|\\titlepage\b")
@@ -121,7 +124,7 @@ def parse_latex(text: str) -> tuple[str | None, list[Block]]:
     text = "\n".join(_COMMENT.sub("", line) for line in text.split("\n"))
     text = _expand_macros(text)
     title_match = _TITLE.search(text)
-    title = _inline(title_match.group(1)).strip() if title_match else None
+    title = " ".join(_inline(title_match.group(1)).split()) if title_match else None
     theorems = {m.group(1): _inline(m.group(2)).strip() for m in _NEW_THEOREM.finditer(text)}
     body = document.group(1) if (document := _DOCUMENT.search(text)) else text
     matter = _title_matter(text)
@@ -137,7 +140,7 @@ def parse_latex(text: str) -> tuple[str | None, list[Block]]:
     body = "\n".join(line.strip() for line in body.split("\n"))  # indentation means nothing
     body = _lists(body)
     body = _ENVIRONMENT.sub("\n", body)
-    body = _inline(body)
+    body = unwrap(_inline(body))  # a line break in a LaTeX paragraph is a space
     body = re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], body)
     if title:
         body = f"# {title}\n\n{body}"
@@ -170,7 +173,7 @@ def _expand_macros(text: str) -> str:
 def _title_matter(text: str) -> str:
     """What ``\\maketitle`` prints below the title: subtitle, author, institute, date."""
     found = [re.search(rf"\\{name}" + _OPTION + _GROUP, text) for name in _TITLE_MATTER]
-    return "\n".join(line for m in found if m and (line := _inline(m.group(1)).strip()))
+    return "\n\n".join(line for m in found if m and (line := _inline(m.group(1)).strip()))
 
 
 def _captioned(match: re.Match, listing: str) -> str:
@@ -190,7 +193,8 @@ def _language(match: re.Match) -> str:
 def _code_span(match: re.Match) -> str:
     if match.group(2) is not None:  # \verb|…| is verbatim
         return f"`{match.group(2)}`"
-    return "`" + _TT_ESCAPE.sub(r"\1", match.group(3)) + "`"
+    code = _SYMBOLS.sub(lambda m: _SYMBOL_TEXT[m.group(1) or m.group(2)], match.group(3))
+    return "`" + _TT_ESCAPE.sub(r"\1", code) + "`"
 
 
 def _display(match: re.Match) -> str:
@@ -209,8 +213,12 @@ def _table(body: str) -> str:
 
 
 def _figure(body: str) -> str:
+    """What a figure shows in text (a boxed diagram written as lines), then its caption; a
+    picture itself is left out."""
     caption = _CAPTION.search(body)
-    return f"\n\n{_inline(caption.group(1)).strip()}\n\n" if caption else "\n"
+    shown = _BOX_WIDTH.sub("", _CAPTION.sub("", body))
+    text = f"\n\n{shown}\n\n"
+    return text + (f"{_inline(caption.group(1)).strip()}\n\n" if caption else "")
 
 
 def _heading(level: int, name: str) -> str:
@@ -253,6 +261,8 @@ def _lists(text: str) -> str:
         elif kinds:
             indent = "    " * (len(kinds) - 1)
             marker = _numbered(labels[-1], numbers[-1]) if kinds[-1] == "enumerate" else "-"
+            if not LIST_ITEM.match(f"{marker} "):  # "(a)" is no Markdown marker: "- (a)"
+                marker = f"- {marker}"
             numbers[-1] += 1
             lead = f"{_inline(label).strip()}: " if label else ""
             out.append(f"\n{indent}{marker} {lead}")
@@ -322,7 +332,8 @@ def _plain(text: str) -> str:
     text = _FOOTNOTE.sub(lambda m: f" ({m.group(1)})", text)
     for _ in range(3):  # nested: \textbf{\emph{x}}
         text = _TEXT_COMMAND.sub(r"\1", text)
-    text = re.sub(r"\\\\(?:\[[^\]]*\])?|\\newline\b", "\n", text)
+    # a forced line break ends a line of its own (a title page's, a boxed diagram's)
+    text = re.sub(r"\\\\(?:\[[^\]]*\])?|\\newline\b", "\n\n", text)
     text = re.sub(r"\\par\b", "\n\n", text)
     text = _SYMBOLS.sub(lambda m: _SYMBOL_TEXT[m.group(1) or m.group(2)], text)
     for escaped, plain in _ESCAPED.items():

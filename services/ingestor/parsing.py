@@ -12,6 +12,7 @@ import codecs
 import re
 
 from services.common.errors import InvalidInput
+from services.common.text import LIST_ITEM
 
 _CJK = r"\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
 # A line break between two CJK characters is layout, not a space; but a line that opens
@@ -69,6 +70,35 @@ def _lines(text: str | None, filename: str) -> str:
 
 def join_cjk_lines(text: str) -> str:
     return _CJK_BREAK.sub("", text)
+
+
+# A line that Markdown reads as a structure of its own, or a placeholder the caller keeps.
+_STRUCTURE_LINE = re.compile(r"^\s*(?:#{1,6}\s|\||```|~~~|\$\$|\x00)")
+
+
+def unwrap(markdown: str) -> str:
+    """Markdown written from a source whose line breaks inside a paragraph are only
+    wrapping (LaTeX, reStructuredText), with each paragraph's lines joined: as a reader
+    sees it, Japanese lines without a space, others with one. Code, tables, headings and
+    list items keep their lines; a line that follows one of them is left as it is."""
+    out: list[str] = []
+    fenced_code = False
+    joinable = False  # the line before is prose that the next prose line may join
+    for line in markdown.split("\n"):
+        if re.match(r"^\s*(?:```|~~~)", line):
+            fenced_code = not fenced_code
+        prose = (
+            not fenced_code
+            and bool(line.strip())
+            and not _STRUCTURE_LINE.match(line)
+            and not LIST_ITEM.match(line)
+        )
+        if prose and joinable:
+            out[-1] = join_cjk_lines(f"{out[-1]}\n{line.strip()}").replace("\n", " ")
+        else:
+            out.append(line)
+        joinable = prose or (bool(line.strip()) and LIST_ITEM.match(line) is not None)
+    return "\n".join(out)
 
 
 class HeadingStack:

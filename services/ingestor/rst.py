@@ -17,6 +17,7 @@ import textwrap
 from services.common.text import fenced
 from services.ingestor.chunking import PROSE, Block
 from services.ingestor.markdown import markdown_table, parse_markdown
+from services.ingestor.parsing import unwrap
 
 _ADORNMENT = re.compile(r"""^([=\-~^"'`#*+<>:._])\1{2,}\s*$""")
 _DIRECTIVE = re.compile(r"^(\s*)\.\.\s+([\w:-]+)::\s*(.*)$")
@@ -36,6 +37,7 @@ _SIMPLE_BORDER = re.compile(r"^=+(?:\s+=+)+\s*$")
 
 def parse_rst(text: str) -> tuple[str | None, list[Block]]:
     lines = text.expandtabs(4).split("\n")
+    titles = _labelled_titles(lines)
     out: list[str] = []
     styles: list[tuple[str, bool]] = []  # title adornments, in the order they appear
     i = 0
@@ -63,19 +65,21 @@ def parse_rst(text: str) -> tuple[str | None, list[Block]]:
             out += ["", *table, ""]
             continue
         if line.rstrip().endswith("::") and _starts_indented_block(lines, i + 1, base):
-            lead = line.rstrip()[:-2].rstrip()
-            out.append(_inline(f"{lead}:") if lead.strip() else "")
+            # "text::" shows "text:"; "text ::" and a lone "::" show no colon at all
+            lead = line.rstrip()[:-2]
+            shown = lead if lead.endswith(" ") or not lead.strip() else f"{lead}:"
+            out.append(_inline(shown.rstrip(), titles) if shown.strip() else "")
             body, i = _indented_block(lines, i + 1, base)
             item = _ITEM.match(line)  # "2. Check it::" sets its code in under its text
             out += ["", *_indented([fenced(body)], len(item.group(0)) if item else base), ""]
             continue
         if line[:1].isspace() and line.strip() and _after_blank_outside_list(out):
             quote, i = _indented_block(lines, i, 0)  # a block quote: indented prose, not code
-            out += [_inline(_enumerated(q)) for q in quote.split("\n")]
+            out += [_inline(_enumerated(q), titles) for q in quote.split("\n")]
             continue
-        out.append(_inline(_enumerated(line)))
+        out.append(_inline(_field(_enumerated(line)), titles))
         i += 1
-    return parse_markdown("\n".join(out))
+    return parse_markdown(unwrap("\n".join(out)))  # a line break in a paragraph is a space
 
 
 def _section_title(lines: list[str], i: int) -> tuple[str, tuple[str, bool], int] | None:
@@ -225,23 +229,45 @@ def _column_spans(border: str, grid: bool) -> list[tuple[int, int]]:
     return [*spans[:-1], (spans[-1][0], 10_000)] if spans else []
 
 
+def _labelled_titles(lines: list[str]) -> dict[str, str]:
+    """Label -> the title of the section right after its ``.. _label:`` target: what a
+    ``:ref:`label``` shows."""
+    titles: dict[str, str] = {}
+    for i, line in enumerate(lines):
+        if target := re.match(r"^\.\.\s+_([\w.:-]+):\s*$", line):
+            for j in range(i + 1, min(i + 4, len(lines))):
+                if (title := _section_title(lines, j)) is not None:
+                    titles[target.group(1).lower()] = title[0]
+                    break
+    return titles
+
+
+def _field(line: str) -> str:
+    """A field list's ":著者: 早瀬 航" as the "著者: 早瀬 航" a reader sees."""
+    return re.sub(r"^:([^:`\s][^:`]*):\s+", r"\1: ", line)
+
+
 def _enumerated(line: str) -> str:
     """reStructuredText's auto-numbered item ("#.") as Markdown's."""
     return re.sub(r"^(\s*)#\.(\s)", r"\g<1>1.\2", line)
 
 
-def _inline(text: str) -> str:
-    text = _ROLE.sub(_role, text)
+def _inline(text: str, titles: dict[str, str] | None = None) -> str:
+    text = _ROLE.sub(lambda m: _role(m, titles or {}), text)
     text = _LINK.sub(r"\1 (\2)", text)
     text = re.sub(r"``(.+?)``", r"`\1`", text)
     return re.sub(r"`([^`]+)`_{1,2}", r"\1", text)  # a reference to a named target
 
 
-def _role(match: re.Match) -> str:
+def _role(match: re.Match, titles: dict[str, str]) -> str:
     role, content = match.group(1), match.group(2)
     if role == "math":
         return f"${content}$"
     if role in ("code", "literal", "command", "file", "samp", "kbd"):
         return f"`{content}`"
     targeted = _TARGETED.match(content)
-    return targeted.group(1) if targeted and targeted.group(1) else content.lstrip("~!")
+    if targeted and targeted.group(1):
+        return targeted.group(1)
+    if role == "ref":  # a bare label shows its section's title
+        return titles.get(content.lower(), content)
+    return content.lstrip("~!")

@@ -29,6 +29,15 @@ We will stop here.
 2
 01:01:00,500 --> 01:01:03,000
 {\\an8}Questions?
+
+3
+01:01:04,000 --> 01:01:06,000
+STUDENT: Does a CDN help
+if all our users are in Tokyo?
+
+4
+01:01:07,000 --> 01:01:09,000
+<i>[Dr. Fennimore]</i> Yes, for static files.
 """
 
 
@@ -37,7 +46,7 @@ def test_each_minute_of_captions_is_a_paragraph_headed_by_its_time():
     assert material.format is Format.CAPTIONS and material.title == "第6回 キャッシュ"
     text = "\n".join(c.text for c in material.chunks)
     # the repeated rolling line once, Japanese lines joined without a space, tags gone
-    assert "[0:01] 今日はキャッシュの置換方式を扱います。 LRU が基本です。" in text
+    assert "[0:01] 佐藤: 今日はキャッシュの置換方式を扱います。 LRU が基本です。" in text
     assert "[1:02] Write-back では dirty ビットを使います。" in text
     assert "自動生成" not in text and "-->" not in text and "<v" not in text
 
@@ -48,3 +57,6 @@ def test_subrip_captions_keep_the_hour_of_a_long_recording():
     (chunk,) = material.chunks
     assert "[59:58] We will stop here." in chunk.text
     assert "[1:01:00] Questions?" in chunk.text and "an8" not in chunk.text
+    # each speaker who is named opens a paragraph of their own
+    assert "[1:01:04] STUDENT: Does a CDN help if all our users are in Tokyo?" in chunk.text
+    assert "[1:01:07] Dr. Fennimore: Yes, for static files." in chunk.text

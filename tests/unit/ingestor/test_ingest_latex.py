@@ -149,7 +149,7 @@ clock += 1
 def test_what_maketitle_prints_and_the_documents_own_names_and_macros_are_kept():
     material = parse_material(SHEET.encode(), "sheet.tex")
     text = "\n".join(c.text for c in material.chunks)
-    assert "芦田 律\n2026年度前期" in text  # author and date under the title
+    assert "芦田 律\n\n2026年度前期" in text  # author and date under the title
     # \newtheorem's name, not the environment's, and it leads the sentence it labels
     assert "定義 (クォーラム): 書き込みと読み出しの集合が重なる条件を式 に示す。" in text
     assert "条件を式 に示す。" in text  # a reference goes with its parentheses
@@ -161,7 +161,35 @@ def test_what_maketitle_prints_and_the_documents_own_names_and_macros_are_kept()
 def test_align_rows_read_as_lines_and_list_labels_as_printed():
     text = "\n".join(c.text for c in parse_material(SHEET.encode(), "sheet.tex").chunks)
     assert "$$\nW + R > N\n2W > N\n$$" in text
-    assert "(1) 判定せよ。\n    (a) $W = 3$\n    (b) $W = 4$" in text
+    assert "(1) 判定せよ。\n    - (a) $W = 3$\n    - (b) $W = 4$" in text
     steps = r"\begin{enumerate}[label=Task \arabic*:] \item a \item b \end{enumerate}"
     text = "\n".join(c.text for c in parse_material(steps.encode(), "steps.tex").chunks)
-    assert "Task 1: a\nTask 2: b" in text  # the a of "Task" is no counter
+    assert "- Task 1: a\n- Task 2: b" in text  # the a of "Task" is no counter
+
+
+def test_a_line_break_inside_a_paragraph_is_a_space_and_none_between_japanese_lines():
+    notes = (
+        "\\section{セッション}\nセッション ID は\n\\texttt{HttpOnly} 属性を付けた Cookie に入れ、\n"
+        "有効期限は\n30 分とする。\n\n次の段落。"
+    )
+    text = "\n".join(c.text for c in parse_material(notes.encode(), "s.tex").chunks)
+    assert (
+        "セッション ID は `HttpOnly` 属性を付けた Cookie に入れ、有効期限は 30 分とする。" in text
+    )
+    assert "\n\n次の段落。" in text
+
+
+def test_a_boxed_diagram_in_a_figure_is_text_and_symbols_read_as_printed():
+    notes = (
+        "\\section{フロー}\n表~\\ref{tab:x}に示す。\n\\begin{figure}[htbp]\n\\centering\n"
+        "\\fbox{\\parbox{0.85\\textwidth}{\\small\n"
+        "ブラウザ $\\rightarrow$ 認可サーバ：\\texttt{/authorize}\\\\\n"
+        "API サーバ $\\rightarrow$ 認可サーバ：\\texttt{/token}}}\n"
+        "\\caption{認可コードフロー}\n\\end{figure}\n"
+        "ホームは \\texttt{\\textasciitilde{}/lab} に置く。"
+    )
+    text = "\n".join(c.text for c in parse_material(notes.encode(), "f.tex").chunks)
+    assert "表に示す。" in text  # a reference goes with the tie before it
+    assert "ブラウザ $\\rightarrow$ 認可サーバ：`/authorize`\n\nAPI サーバ" in text
+    assert "`/token`\n\n認可コードフロー" in text  # the box's lines, then the caption
+    assert "`~/lab`" in text and "0.85" not in text
