@@ -51,7 +51,7 @@ def parse_rst(text: str) -> tuple[str | None, list[Block]]:
             out += ["", f"{'#' * min(styles.index(style) + 1, 6)} {_inline(title)}", ""]
             i += used
             continue
-        base = len(line) - len(line.lstrip())
+        base = _depth(line)
         if directive := _DIRECTIVE.match(line):
             body, i = _indented_block(lines, i + 1, base)
             shown = _directive(directive.group(2), directive.group(3), body)
