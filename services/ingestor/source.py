@@ -30,9 +30,17 @@ _DEFINITION = re.compile(
     r"|FUNCTION|PROCEDURE|TRIGGER|TYPE|EXTENSION|SCHEMA))\b",
     re.I,
 )
+# A JavaScript or TypeScript function is as often a constant: export const f = async (x) =>
+_ARROW = re.compile(
+    r"^(?:export\s+)?(?:const|let|var)\s+[\w$]+\s*(?::[^=]+)?=\s*(?:async\s+)?"
+    r"(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|[\w$]+\s*=>)"
+)
+_SCRIPT = re.compile(f"{_DEFINITION.pattern}|{_ARROW.pattern}", re.I)
 # Where a section starts in the languages that define things otherwise: a shell function, a
 # Makefile target, a Dockerfile stage, an INI or TOML table, a YAML top-level mapping.
 _SECTION_STARTS = {
+    "javascript": _SCRIPT,
+    "typescript": _SCRIPT,
     "bash": re.compile(r"^(?:function\s+)?[A-Za-z_][\w-]*\s*\(\)\s*\{?\s*$|^function\s+\w"),
     "makefile": re.compile(r"^[\w./%-]+(?:\s+[\w./%-]+)*\s*:(?!=)"),
     "dockerfile": re.compile(r"^FROM\s", re.I),

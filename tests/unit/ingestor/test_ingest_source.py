@@ -106,6 +106,8 @@ def test_a_long_yaml_mapping_is_split_at_its_own_keys():
         ("Dockerfile", "FROM python:3.12-slim AS build\nRUN pip wheel .\n",
          "FROM python:3.12-slim AS build"),
         ("pyproject.toml", 'name = "lab"\n\n[tool.pytest]\naddopts = "-q"\n', "[tool.pytest]"),
+        ("client.ts", "const BASE = '/api';\n\nexport const load = async (id: number) => {\n"
+         "  return fetch(BASE);\n};\n", "export const load = async (id: number) =>"),
     ],
 )  # fmt: skip
 def test_each_language_sections_where_it_defines_things(filename, text, heading):
