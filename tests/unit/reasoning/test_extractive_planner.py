@@ -212,6 +212,21 @@ def test_a_clause_that_asks_nothing_of_its_own_stays_with_its_sentence(engine, q
     assert len(engine.plan(question).tasks) == 1
 
 
+@pytest.mark.parametrize(
+    "question, keywords",
+    [
+        (
+            "After how many seconds does gunicorn restart a worker?",
+            ["seconds", "gunicorn restart", "worker"],
+        ),
+        ("Which courses should I take before this one?", ["courses"]),
+        ("Why does the producer wait before it takes the lock?", ["producer wait", "lock"]),
+    ],
+)
+def test_words_that_join_clauses_end_a_keyword_and_are_none(engine, question, keywords):
+    assert engine.plan(question).tasks[0].keywords == keywords
+
+
 def test_a_stop_word_in_capitals_is_a_keyword_of_a_language(engine):
     plan = engine.plan("WHERE と HAVING はどう違うの？")
     assert plan.tasks[-1].keywords == ["WHERE", "HAVING"]
