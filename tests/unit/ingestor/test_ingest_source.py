@@ -61,18 +61,12 @@ create index idx_orders_at on orders (created_at);
 
 def test_sql_sections_follow_its_statements_in_either_case():
     material = parse_material(SCHEMA.encode(), "schema.sql")
-    chunks = {c.heading_path: c.text for c in material.chunks}
-    assert "注文サービスのスキーマ" in chunks[("schema.sql: 注文サービスのスキーマ",)]
-    assert (
-        "=====" not in chunks[("schema.sql: 注文サービスのスキーマ",)]
-    )  # a rule of the banner is no text
-    assert (
-        "CREATE TABLE orders (\n  order_id bigint PRIMARY KEY\n);"
-        in chunks[("schema.sql: 注文サービスのスキーマ", "CREATE TABLE orders")]
-    )
-    index = chunks[
-        ("schema.sql: 注文サービスのスキーマ", "create index idx_orders_at on orders (created_at);")
-    ]
+    assert {c.heading_path[0] for c in material.chunks} == {"schema.sql: 注文サービスのスキーマ"}
+    chunks = {c.heading_path[1:]: c.text for c in material.chunks}
+    assert "注文サービスのスキーマ" in chunks[()] and "=====" not in chunks[()]  # no banner
+    table = chunks[("CREATE TABLE orders",)]
+    assert "CREATE TABLE orders (\n  order_id bigint PRIMARY KEY\n);" in table
+    index = chunks[("create index idx_orders_at on orders (created_at);",)]
     assert "```sql\n-- 日付で探す\ncreate index" in index
 
 
