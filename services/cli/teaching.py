@@ -14,6 +14,7 @@ import typer
 from rich.table import Table
 
 from services.cli.common import console, print_json
+from services.cli.materials import expand
 
 GatewayOption = Annotated[
     str | None,
@@ -244,7 +245,7 @@ def register(app: typer.Typer, subject_app: typer.Typer) -> None:
 
     @materials_app.command("upload")
     def materials_upload(
-        paths: Annotated[list[Path], typer.Argument(help="Files to upload.")],
+        paths: Annotated[list[Path], typer.Argument(help="Files, or folders of course materials.")],
         subject: Annotated[str, typer.Option("--subject", "-s", help="Subject id.")],
         private: Annotated[
             bool,
@@ -255,13 +256,18 @@ def register(app: typer.Typer, subject_app: typer.Typer) -> None:
         gateway: GatewayOption = None,
         token: TokenOption = None,
     ) -> None:
-        """Upload files through the gateway (shared materials: teachers only)."""
-        if title and len(paths) > 1:
+        """Upload files through the gateway (shared materials: teachers only); a folder
+        gives the material files inside it."""
+        files = expand(paths)
+        if title and len(files) > 1:
             console.print("[red]error:[/red] --title needs a single file")
+            raise typer.Exit(2)
+        if not files:
+            console.print("[red]error:[/red] no material files to upload")
             raise typer.Exit(2)
         failed = 0
         with client(gateway, token) as gw:
-            for path in paths:
+            for path in files:
                 accepted = call(
                     gw.upload,
                     path,

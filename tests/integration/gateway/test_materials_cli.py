@@ -65,6 +65,21 @@ def chunk_ids_found(pipeline, subject: str, user: str, query: str) -> set[str]:
     return {str(c.material_id) for c in outcome.candidates}
 
 
+def test_a_folder_uploads_its_material_files_and_none_of_the_environment_beside_them(
+    live_gateway, pipeline, course, tmp_path
+):
+    lab = tmp_path / "lab3"
+    (lab / ".venv" / "lib").mkdir(parents=True)
+    (lab / ".venv" / "lib" / "flask.py").write_text("def route(): pass\n")
+    (lab / "notes.md").write_text("# ラボ3\n\n負荷試験の合格条件は p95 が 250 ms 未満である。\n")
+    (lab / "app.py").write_text('"""seatbox の API。"""\n\nRATE_LIMIT = 20\n')
+    result = run(live_gateway, "teacher-1", "materials", "upload", str(lab), "-s", course, "--wait")
+    assert "flask.py" not in result.output
+    listing = run_json(live_gateway, "teacher-1", "materials", "list", "-s", course)
+    stored = {(m["filename"], m["ingest_status"]) for m in listing["materials"]}
+    assert stored == {("app.py", "STORED"), ("notes.md", "STORED")}
+
+
 def test_materials_commands_list_history_deactivate_delete(
     live_gateway, pipeline, course, tmp_path
 ):
