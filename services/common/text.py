@@ -210,6 +210,8 @@ def inside_parentheses(text: str, at: int, reach: int = 100) -> bool:
     "エラー率（2xx 以外の割合。429 も含む）が 1.0% 未満" is one. An unclosed （ decides
     nothing."""
     line_start = text.rfind("\n", 0, at) + 1
+    if "（" not in text[line_start:at]:  # the common case, found without a Python loop
+        return False
     depth = 0
     for char in text[line_start:at]:
         if char == "（":

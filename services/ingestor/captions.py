@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from services.ingestor.chunking import Block
-from services.ingestor.parsing import join_cjk_lines
+from services.ingestor.parsing import run_on
 
 PARAGRAPH_SECONDS = 60
 
@@ -70,7 +70,7 @@ def _speaker(line: str) -> tuple[str, str]:
 def _text(paragraph: _Paragraph) -> str:
     """ "[m:ss] Speaker: what was said", the caption lines as running text (Japanese lines
     join without a space)."""
-    said = join_cjk_lines("\n".join(paragraph.said)).replace("\n", " ")
+    said = run_on("\n".join(paragraph.said))
     who = f"{paragraph.speaker}: " if paragraph.speaker else ""
     return f"[{_clock(paragraph.start)}] {who}{said}"
 

@@ -72,9 +72,14 @@ SOURCE_LANGUAGES = {
 SOURCE_NAMES = {"dockerfile": "dockerfile", "makefile": "makefile"}
 
 
+def file_path(filename: str) -> PurePosixPath:
+    """An uploaded file's name as a path, whichever separator its system wrote."""
+    return PurePosixPath(filename.replace("\\", "/"))
+
+
 def source_language(filename: str) -> str | None:
     """The fence language of a source or configuration file, or None for other files."""
-    path = PurePosixPath(filename.replace("\\", "/"))
+    path = file_path(filename)
     return SOURCE_LANGUAGES.get(path.suffix.lower()) or SOURCE_NAMES.get(path.name.lower())
 
 
@@ -107,7 +112,7 @@ _IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp"})
 
 def is_material_file(filename: str) -> bool:
     """Whether a file of this name is one to upload (the CLI picks them out of a folder)."""
-    path = PurePosixPath(filename.replace("\\", "/"))
+    path = file_path(filename)
     suffix = path.suffix.lower()
     return suffix in _EXTENSIONS or suffix in _IMAGE_SUFFIXES or path.name.lower() in _NAMES
 
@@ -177,7 +182,7 @@ def detect_format(data: bytes, filename: str, mime_type: str = "") -> tuple[Form
     if data.startswith(_LEGACY_OFFICE[0]):
         raise InvalidInput(f"{filename!r} is {_LEGACY_OFFICE[1]}; supported: {SUPPORTED}")
 
-    path = PurePosixPath(filename.replace("\\", "/"))
+    path = file_path(filename)
     suffix = path.suffix.lower()
     declared = mime_type.split(";")[0].strip().lower()
     fmt = _EXTENSIONS.get(suffix) or _NAMES.get(path.name.lower()) or _MIMES.get(declared)

@@ -17,7 +17,7 @@ import re
 from services.common.text import LIST_ITEM, fenced
 from services.ingestor.chunking import Block
 from services.ingestor.markdown import markdown_table, parse_markdown
-from services.ingestor.parsing import join_cjk_lines, unwrap
+from services.ingestor.parsing import run_on, unwrap
 
 # A brace group up to three levels deep: \textbf{a {b {c}}}.
 _GROUP = r"\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}"
@@ -306,7 +306,7 @@ def _item_text(text: str) -> str:
     table inside the item keeps its own lines."""
     if "\x00" in text:
         return text.rstrip()
-    return re.sub(r"\s*\n\s*", " ", join_cjk_lines(text)).strip()
+    return run_on(text).strip()
 
 
 def _inline(text: str) -> str:

@@ -72,6 +72,12 @@ def join_cjk_lines(text: str) -> str:
     return _CJK_BREAK.sub("", text)
 
 
+def run_on(text: str) -> str:
+    """Lines as one run of text, as a reader sees wrapped lines: Japanese lines join without
+    a space, the others with one."""
+    return re.sub(r"\s*\n\s*", " ", join_cjk_lines(text))
+
+
 # A line that Markdown reads as a structure of its own, or a placeholder the caller keeps.
 _STRUCTURE_LINE = re.compile(r"^\s*(?:#{1,6}\s|\||```|~~~|\$\$|\x00)")
 
@@ -94,7 +100,7 @@ def unwrap(markdown: str) -> str:
             and not LIST_ITEM.match(line)
         )
         if prose and joinable:
-            out[-1] = join_cjk_lines(f"{out[-1]}\n{line.strip()}").replace("\n", " ")
+            out[-1] = run_on(f"{out[-1]}\n{line.strip()}")
         else:
             out.append(line)
         joinable = prose or (bool(line.strip()) and LIST_ITEM.match(line) is not None)

@@ -14,11 +14,10 @@ repeats its heading, so every piece still says which function it belongs to.
 from __future__ import annotations
 
 import re
-from pathlib import PurePosixPath
 
 from services.common.text import fenced
 from services.ingestor.chunking import Block
-from services.ingestor.formats import source_language
+from services.ingestor.formats import file_path, source_language
 from services.ingestor.markdown import parse_markdown
 
 # A top-level definition starts a section (matched at column 0, any case: SQL is written
@@ -31,11 +30,11 @@ _DEFINITION = re.compile(
     re.I,
 )
 # A JavaScript or TypeScript function is as often a constant: export const f = async (x) =>
-_ARROW = re.compile(
+_ARROW = (
     r"^(?:export\s+)?(?:const|let|var)\s+[\w$]+\s*(?::[^=]+)?=\s*(?:async\s+)?"
     r"(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|[\w$]+\s*=>)"
 )
-_SCRIPT = re.compile(f"{_DEFINITION.pattern}|{_ARROW.pattern}", re.I)
+_SCRIPT = re.compile(f"{_DEFINITION.pattern}|{_ARROW}", re.I)
 # Where a section starts in the languages that define things otherwise: a shell function, a
 # Makefile target, a Dockerfile stage, an INI or TOML table, a YAML top-level mapping.
 _SECTION_STARTS = {
@@ -62,15 +61,13 @@ _MAX_HEADING_CHARS = 80
 
 
 def parse_source(text: str, filename: str) -> tuple[str, list[Block]]:
-    name = PurePosixPath(filename.replace("\\", "/")).name
+    name = file_path(filename).name
     language = source_language(filename) or ""
     header, code = _leading_comment(text)
     # The file's name with the first line of its own description heads every section, as a
     # Markdown file's title does: "schema.sql: seatbox スキーマ" names what CREATE TABLE
     # rooms belongs to.
-    summary = header.split("\n", 1)[0].strip()
-    if len(summary) > _MAX_HEADING_CHARS:
-        summary = summary[:_MAX_HEADING_CHARS].rsplit(" ", 1)[0] + " …"
+    summary = _shortened(header.split("\n", 1)[0].strip())
     parts = [f"# {name}: {summary}" if summary else f"# {name}"]
     if header:
         parts.append(header)
@@ -147,7 +144,11 @@ def _sections(lines: list[str], starts: re.Pattern) -> list[tuple[str, list[str]
 
 
 def _heading(line: str) -> str:
-    heading = line.strip().rstrip(" {(:")
-    if len(heading) > _MAX_HEADING_CHARS:
-        heading = heading[:_MAX_HEADING_CHARS].rsplit(" ", 1)[0] + " …"
-    return heading
+    return _shortened(line.strip().rstrip(" {(:"))
+
+
+def _shortened(text: str) -> str:
+    """At most ``_MAX_HEADING_CHARS``, cut at a space: a heading, not a line of code."""
+    if len(text) <= _MAX_HEADING_CHARS:
+        return text
+    return text[:_MAX_HEADING_CHARS].rsplit(" ", 1)[0] + " …"

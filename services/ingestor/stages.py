@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import logging
 from dataclasses import dataclass
-from pathlib import PurePosixPath
 from typing import Protocol
 
 from services.common.errors import EngineError, InvalidInput
@@ -20,7 +19,7 @@ from services.common.ids import sha256_hex
 from services.common.materials import Chunk
 from services.ingestor.captions import parse_captions
 from services.ingestor.chunking import DEFAULT_LIMITS, Block, ChunkLimits, chunk_blocks
-from services.ingestor.formats import Format, detect_format
+from services.ingestor.formats import Format, detect_format, file_path
 from services.ingestor.latex import parse_latex
 from services.ingestor.markdown import parse_markdown
 from services.ingestor.notebook import parse_notebook
@@ -66,7 +65,7 @@ def parse_material(
     """Chunks of one original file, or InvalidInput / EngineError with a readable reason."""
     check_size(data, filename, max_file_bytes)
     fmt, canonical_mime = detect_format(data, filename, mime_type)
-    fallback_title = PurePosixPath(filename.replace("\\", "/")).stem or filename
+    fallback_title = file_path(filename).stem or filename
     title: str | None = None
     page_count: int | None = None
     by_vision = False
