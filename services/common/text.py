@@ -207,7 +207,7 @@ def tagged_morphemes(text: str) -> list[tuple[str, tuple[str, ...], bool]]:
 def inside_parentheses(text: str, at: int, reach: int = 100) -> bool:
     """Is position ``at`` inside full-width parentheses opened earlier on its line, which
     close within ``reach`` characters? A full stop there ends no sentence:
-    "エラー率（2xx 以外の割合。429 も含む）が 1.0% 未満" is one. An unclosed （ decides
+    "提出物（表紙を付ける。PDF に限る）は月曜まで" is one sentence. An unclosed （ decides
     nothing."""
     line_start = text.rfind("\n", 0, at) + 1
     if "（" not in text[line_start:at]:  # the common case, found without a Python loop

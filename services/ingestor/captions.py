@@ -3,8 +3,8 @@
 A recorded lecture's captions hold what the teacher said and nothing else does. A cue is
 a line or two of speech with its time; read as text, the cues of each minute make one
 paragraph that starts with the time it was said ("[12:30] …"), so a quoted answer tells
-the student where to look in the video. A new speaker (WebVTT's ``<v 早瀬>``, a SubRip
-line that opens with "STUDENT:" or "[Dr. Fennimore]") starts a paragraph of their own,
+the student where to look in the video. A new speaker (WebVTT's ``<v 山田>``, a SubRip
+line that opens with "AUDIENCE:" or "[Prof. Lind]") starts a paragraph of their own,
 named: a student's question does not run on into the teacher's answer. Cue numbers,
 styling tags, notes for the captions' editors and the lines a rolling auto-caption
 repeats are left out.
@@ -23,8 +23,8 @@ PARAGRAPH_SECONDS = 60
 _TIMING = re.compile(
     r"^(?:(\d+):)?(\d{1,2}):(\d{2})[.,]\d{1,3}\s+-->\s+(?:\d+:)?\d{1,2}:\d{2}[.,]\d{1,3}"
 )
-_VOICE = re.compile(r"^<v(?:\.[\w.-]+)?\s+([^>]+)>")  # WebVTT: <v 早瀬>, <v.loud Ana>
-# A SubRip line that names who speaks: "STUDENT: …", "[Dr. Fennimore] …" (tags removed).
+_VOICE = re.compile(r"^<v(?:\.[\w.-]+)?\s+([^>]+)>")  # WebVTT: <v 山田>, <v.loud Ana>
+# A SubRip line that names who speaks: "AUDIENCE: …", "[Prof. Lind] …" (tags removed).
 _NAMED = re.compile(r"^(?:\[([^\]]{1,40})\]\s*|([A-Z][A-Z .'-]{1,30}):\s+)")
 _TAG = re.compile(r"<[^>]*>|\{\\[^}]*\}")  # <i>, <00:01.200>, </v>; SubRip's {\an8}
 _HEADER_BLOCKS = ("WEBVTT", "NOTE", "STYLE", "REGION")

@@ -63,7 +63,7 @@ _LIST_BEGIN = re.compile(r"\\begin\{(itemize|enumerate|description)\}(?:\[([^\]]
 _LIST_END = re.compile(r"\\end\{(itemize|enumerate|description)\}")
 _ITEM = re.compile(r"\\item(?:<[^>]*>)?(?:\[([^\]]*)\])?\s*")
 # Environments that frame text: their name goes, their title (a Beamer block's, a theorem's
-# name) leads their first sentence, "定義 (線形化可能性): 各操作が…", as the label it is.
+# name) leads their first sentence, "定義 (正規形): 関係が…", as the label it is.
 _BOX = re.compile(r"(?:\\begin\{(?:block|alertblock|exampleblock)\}" + _GROUP
                   + r"|\\begin\{(theorem|definition|lemma|corollary|proposition|example|remark"
                   r"|exercise|problem|proof)\*?\}(?:\[([^\]]*)\])?)\s*")  # fmt: skip

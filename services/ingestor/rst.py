@@ -243,7 +243,7 @@ def _labelled_titles(lines: list[str]) -> dict[str, str]:
 
 
 def _field(line: str) -> str:
-    """A field list's ":著者: 早瀬 航" as the "著者: 早瀬 航" a reader sees."""
+    """A field list's ":著者: 山田 花子" as the "著者: 山田 花子" a reader sees."""
     return re.sub(r"^:([^:`\s][^:`]*):\s+", r"\1: ", line)
 
 

@@ -65,8 +65,8 @@ def parse_source(text: str, filename: str) -> tuple[str, list[Block]]:
     language = source_language(filename) or ""
     header, code = _leading_comment(text)
     # The file's name with the first line of its own description heads every section, as a
-    # Markdown file's title does: "schema.sql: seatbox スキーマ" names what CREATE TABLE
-    # rooms belongs to.
+    # Markdown file's title does: "schema.sql: 図書貸出のスキーマ" names what CREATE TABLE
+    # loans belongs to.
     summary = _shortened(header.split("\n", 1)[0].strip())
     parts = [f"# {name}: {summary}" if summary else f"# {name}"]
     if header:

@@ -115,7 +115,7 @@ def english_spellings(
         return []
     ends, at = set(), 0
     for skeleton, unknown in parts:
-        if unknown:  # a word the dictionary does not know may join several: デモ|クラスタ
+        if unknown:  # a word the dictionary does not know may join several: シャード|キー
             ends.update(range(at + 1, at + len(skeleton)))
         at += len(skeleton)
         ends.add(at)

@@ -237,8 +237,8 @@ def _code_block(
 
 def comment_above(text: str, start: int) -> int:
     """Where the comment lines right above the code line at ``start`` begin (``start`` when
-    there are none): the comment says what the statement does, "-- 1人が同じ日に持てる予約は
-    2 件まで", and the statement alone does not."""
+    there are none): the comment says what the statement does ("-- 貸出は1人5冊まで" above
+    a check of ``count(*) < 5``), and the statement alone does not."""
     while start > 0:
         line_start = text.rfind("\n", 0, start - 1) + 1
         if not _COMMENT.match(text[line_start : start - 1].strip()):

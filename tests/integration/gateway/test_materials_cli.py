@@ -71,8 +71,8 @@ def test_a_folder_uploads_its_material_files_and_none_of_the_environment_beside_
     lab = tmp_path / "lab3"
     (lab / ".venv" / "lib").mkdir(parents=True)
     (lab / ".venv" / "lib" / "flask.py").write_text("def route(): pass\n")
-    (lab / "notes.md").write_text("# ラボ3\n\n負荷試験の合格条件は p95 が 250 ms 未満である。\n")
-    (lab / "app.py").write_text('"""seatbox の API。"""\n\nRATE_LIMIT = 20\n')
+    (lab / "notes.md").write_text("# 演習3\n\n貸出の上限は1人5冊である。\n")
+    (lab / "app.py").write_text('"""貸出 API。"""\n\nMAX_LOANS = 5\n')
     result = run(live_gateway, "teacher-1", "materials", "upload", str(lab), "-s", course, "--wait")
     assert "flask.py" not in result.output
     listing = run_json(live_gateway, "teacher-1", "materials", "list", "-s", course)

@@ -32,12 +32,12 @@ We will stop here.
 
 3
 01:01:04,000 --> 01:01:06,000
-STUDENT: Does a CDN help
-if all our users are in Tokyo?
+AUDIENCE: Is the exam
+open book this year?
 
 4
 01:01:07,000 --> 01:01:09,000
-<i>[Dr. Fennimore]</i> Yes, for static files.
+<i>[Prof. Lind]</i> No, one page of notes.
 """
 
 
@@ -58,5 +58,5 @@ def test_subrip_captions_keep_the_hour_of_a_long_recording():
     assert "[59:58] We will stop here." in chunk.text
     assert "[1:01:00] Questions?" in chunk.text and "an8" not in chunk.text
     # each speaker who is named opens a paragraph of their own
-    assert "[1:01:04] STUDENT: Does a CDN help if all our users are in Tokyo?" in chunk.text
-    assert "[1:01:07] Dr. Fennimore: Yes, for static files." in chunk.text
+    assert "[1:01:04] AUDIENCE: Is the exam open book this year?" in chunk.text
+    assert "[1:01:07] Prof. Lind: No, one page of notes." in chunk.text

@@ -116,7 +116,7 @@ def test_a_beamer_deck_is_read_frame_by_frame_without_its_overlays():
 SHEET = r"""\documentclass{jsarticle}
 \usepackage{enumitem}
 \newtheorem{definition}{定義}
-\newcommand{\kaitou}{\par\noindent\textbf{【解答】}\ }
+\newcommand{\ans}{\par\noindent\textbf{【答】}\ }
 \newcommand{\unit}[1]{\,\mathrm{#1}}
 \title{演習問題集}
 \author{芦田 律}
@@ -138,7 +138,7 @@ SHEET = r"""\documentclass{jsarticle}
     \item $W = 4$
   \end{enumerate}
 \end{enumerate}
-\kaitou (1)(b) は保証される。Safety vs.\ liveness, 1, 2, \ldots{} ``quoted''.
+\ans (1)(a) は重なる。Safety vs.\ liveness, 1, 2, \ldots{} ``quoted''.
 \begin{lstlisting}[language=Python, caption={Lamport 時計の実装}]
 clock += 1
 \end{lstlisting}
@@ -153,7 +153,7 @@ def test_what_maketitle_prints_and_the_documents_own_names_and_macros_are_kept()
     # \newtheorem's name, not the environment's, and it leads the sentence it labels
     assert "定義 (クォーラム): 書き込みと読み出しの集合が重なる条件を式 に示す。" in text
     assert "条件を式 に示す。" in text  # a reference goes with its parentheses
-    assert "【解答】 (1)(b) は保証される。" in text  # the teacher's macro, expanded
+    assert "【答】 (1)(a) は重なる。" in text  # the teacher's macro, expanded
     assert "Safety vs. liveness, 1, 2, … “quoted”." in text
     assert "Lamport 時計の実装\n\n```python\nclock += 1\n```" in text  # a caption introduces
 

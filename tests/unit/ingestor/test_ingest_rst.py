@@ -97,15 +97,12 @@ def test_code_inside_a_list_item_stays_in_its_item():
 
 def test_what_sphinx_shows_for_fields_references_and_wrapped_lines():
     guide = (
-        ":著者: 早瀬 航\n\n.. _fixation:\n\nセッション固定攻撃\n------------------\n\n"
-        "ログインの後は必ずセッション ID を\n``session.regenerate()`` で作り直す。\n"
-        "詳しくは :ref:`fixation` を参照。\n\n例 ::\n\n    curl -I localhost\n"
+        ":著者: 山田 花子\n\n.. _renewal:\n\n貸出の延長\n----------\n\n"
+        "延長するときは必ず貸出記録を\n``loan.renew()`` で更新する。\n"
+        "詳しくは :ref:`renewal` を参照。\n\n例 ::\n\n    curl -I localhost\n"
     )
     text = "\n".join(c.text for c in parse_material(guide.encode(), "guide.rst").chunks)
-    assert "著者: 早瀬 航" in text  # a field list as it reads
+    assert "著者: 山田 花子" in text  # a field list as it reads
     # a wrapped line is a space, a label reference shows its section's title
-    assert (
-        "セッション ID を `session.regenerate()` で作り直す。詳しくは セッション固定攻撃 を参照。"
-        in text
-    )
+    assert "貸出記録を `loan.renew()` で更新する。詳しくは 貸出の延長 を参照。" in text
     assert "例\n\n```\ncurl -I localhost\n```" in text  # "text ::" shows no colon

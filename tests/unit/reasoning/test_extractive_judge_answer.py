@@ -304,13 +304,13 @@ def test_a_function_is_quoted_with_its_lines_and_indentation(engine):
 
 def test_a_statement_is_quoted_with_the_comment_that_says_what_it_does(engine):
     passage = (
-        "## 予約の上限\n\n予約テーブルにはトリガを付ける。\n\n```sql\n"
-        "-- 1人が同じ日に持てる有効な予約は 3 件まで\n"
-        "CREATE TRIGGER trg_daily_limit BEFORE INSERT ON bookings\n"
-        "    FOR EACH ROW EXECUTE FUNCTION check_daily_limit();\n```"
+        "## 貸出の延長\n\n延長の回数はトリガで確かめる。\n\n```sql\n"
+        "-- 延長は1冊につき2回まで\n"
+        "CREATE TRIGGER trg_renewal_limit BEFORE UPDATE ON loans\n"
+        "    FOR EACH ROW EXECUTE FUNCTION check_renewals();\n```"
     )
-    text, _ = answer(engine, "予約トリガは1日に何件までの予約を許しますか？", [passage])
-    assert "-- 1人が同じ日に持てる有効な予約は 3 件まで\nCREATE TRIGGER trg_daily_limit" in text
+    text, _ = answer(engine, "延長トリガは1冊に何回までの延長を許しますか？", [passage])
+    assert "-- 延長は1冊につき2回まで\nCREATE TRIGGER trg_renewal_limit" in text
 
 
 def test_what_a_cell_printed_comes_with_its_code_in_a_block_of_its_own(engine):

@@ -108,9 +108,9 @@ def test_a_sentence_is_read_in_the_context_of_the_one_before():
 
 
 def test_a_parenthesised_remark_with_a_full_stop_stays_inside_its_sentence():
-    units = units_of("料金（学内は無料。学外は1時間1,500円）を表にする。次に進む。")
+    units = units_of("提出物（表紙を付ける。PDF に限る）は月曜までに出す。次に進む。")
     assert [u.text for u in units] == [
-        "料金（学内は無料。学外は1時間1,500円）を表にする。",
+        "提出物（表紙を付ける。PDF に限る）は月曜までに出す。",
         "次に進む。",
     ]
 

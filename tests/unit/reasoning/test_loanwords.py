@@ -23,7 +23,7 @@ from services.reasoning.extractive.loanwords import (
         ("ミューテーションテスト", "mutation test"),  # tion is ション
         ("トポロジカル", "topological"),  # a soft g
         ("ストアバッファ", "store buffer"),  # a closing -re is a long vowel
-        ("デモクラスタ", "demo cluster"),  # a word the dictionary lacks may join two
+        ("シャードキー", "shard key"),  # a word the dictionary lacks may join two
     ],
 )
 def test_a_katakana_word_writes_its_english_source(katakana, english):
