@@ -7,8 +7,9 @@ how close it reads, the most specific keyword it misses and whether it has the s
 asked for (``sufficient``). A task whose question names something no passage holds
 (``names.py``: sched_latency, Nagle), or states a setting none states (lists = 1000 where
 the notes give lists = 100), is not satisfied, however close the passages read; nor is one
-that asks for a date (何月何日), an e-mail address or where to find a thing (過去問はどこで
-手に入る？) when the best unit and the units next to it give none.
+that asks for a date (何月何日), an e-mail address, where to find a thing (過去問はどこで
+手に入る？) or a measure of one kind (how long, how many times, いくら, 何人) when the best
+unit and the units next to it give none.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from services.reasoning.extractive.planner import rule_plan
 from services.reasoning.extractive.question import (
     holds_date,
     holds_email,
+    holds_measure,
     holds_source,
     wants_of,
 )
@@ -135,7 +137,8 @@ class Judge:
 
 def _lacking(question: str, top: Scored) -> str:
     """What the question asks for by its form that the best unit, and the units next to it,
-    do not give: a date (何月何日), an e-mail address, where to find a thing (どこで手に入る)."""
+    do not give: a date (何月何日), an e-mail address, where to find a thing (どこで手に入る),
+    a measure of the kind asked (a length of time, a count of times or people, money)."""
     wants = wants_of(question)
     if wants.date and not _near(top, holds_date):
         return "date"
@@ -143,6 +146,8 @@ def _lacking(question: str, top: Scored) -> str:
         return "e-mail address"
     if wants.source and not _near(top, holds_source):
         return "place to find it"
+    if wants.measure and not _near(top, lambda text: holds_measure(wants.measure, text)):
+        return wants.measure
     return ""
 
 

@@ -1,6 +1,6 @@
 """What shape of answer a question asks for: a value, a formula, code or a setting, a list,
 a reason, a comparison, a definition, a yes or no, a date, the weekday a class meets, an
-e-mail address, where to find a thing.
+e-mail address, where to find a thing, a measure of one kind (how long, how many times).
 
 The shape decides which unit of a passage answers (the formula display, not the
 sentence that mentions the formula; the list items, not the sentence that introduces
@@ -104,6 +104,121 @@ _SOURCE = re.compile(
 )
 
 
+# A question that asks for a measure of one kind (an amount of money, a length of time, a
+# count of times or of people, a share, a clock time, a size in bytes, how often), and the
+# ways notes write one, in either language (an English question is often answered by
+# Japanese notes): a number with its unit (243 ms, 30日, 12億人), a table whose header gives
+# the unit (時間 (ms) | 243), a label and its value (days: 91, 反復回数: 3), or a word (twice).
+def _written(units: str, labels: str = "", words: str = "") -> re.Pattern[str]:
+    number = r"(?:\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|a|an|several)\s)"
+    magnitude = r"(?:\s*(?:[万億千百]|hundred|thousand|million|billion))?"
+    forms = [
+        rf"{number}[\d.,]*{magnitude}\s*(?:{units})(?![A-Za-z])",
+        rf"[(（\[]\s*(?:{units})\s*[)）\]].*\d",
+        rf"(?<![A-Za-z])(?:{labels or units})\s*[:=：]\s*\d",
+    ]
+    return re.compile("|".join(forms + ([words] if words else [])), re.I | re.S)
+
+
+def _asked(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.I)
+
+
+_MEASURES: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
+    "amount of money": (
+        _asked(
+            r"いくら(?!か|でも)|何円|\bprices?\b|\bwhat (?:does|do|did) .*\bcost\b"
+            r"|\bhow much (?:does|do|did|will|would|is|are)\b.*\bcosts?\b"
+        ),
+        _written(
+            r"円|万円?|億円?|ドル|yen|dollars?|usd|jpy|eur",
+            labels=r"料金|費用|価格|単価|costs?|prices?|fees?",
+            words=r"[$¥€£]\s*\d|無料|\bfree\b",
+        ),
+    ),
+    "length of time": (
+        _asked(
+            r"何(?:日|時間|週|か月|ヶ月|カ月|年間|分|秒)|(?:どの|どれ)(?:くらい|程度|だけ)の期間"
+            r"|\bhow long\b|\bhow many (?:days|hours|minutes|seconds|weeks|months|years)\b"
+        ),
+        _written(
+            r"ミリ秒|マイクロ秒|秒|分|時間|日|週間?|か月|ヶ月|カ月|箇月|月|年|ms|μs|s|sec|secs|min|mins"
+            r"|h|hrs?|seconds?|minutes?|hours?|days?|weeks?|months?|years?",
+            labels=r"日数|期間|時間|所要時間|seconds?|minutes?|hours?|days?|weeks?|duration|time"
+            r"|latency|timeout|ttl",
+            words=r"無期限|\bindefinite|永久|\bforever\b",
+        ),
+    ),
+    "count of times": (
+        _asked(r"何回(?!目)|何度(?!目)|\bhow many times\b"),
+        _written(
+            r"回|度|刊|times|requests?|calls?|リクエスト|iterations?|rounds?|ラウンド",
+            labels=r"回数|反復回数|iterations?|rounds?|retries",
+            words=r"\bonce\b|\btwice\b|一度|一回|無制限|\bunlimited\b",
+        ),
+    ),
+    "count of people": (
+        _asked(
+            r"何人|何名|\bhow many (?:people|students|persons|participants|users|members"
+            r"|attendees|staff)\b"
+        ),
+        _written(
+            r"人|名|people|persons|students|participants|users|members|attendees|inhabitants"
+            r"|residents|citizens|deaths|workers|employees|soldiers|passengers|crew|staff",
+            labels=r"人数|n|participants|students",
+            words=r"無人|\bunmanned\b|\bno one\b|\bnobody\b",
+        ),
+    ),
+    "share": (
+        _asked(r"何\s*%|何パーセント|何割|\bwhat (?:percentage|percent|share|fraction)\b"),
+        _written(
+            r"%|パーセント|割|percent", labels=r"割合|比率|ratio|share", words=r"\d\.\d|\d/\d"
+        ),
+    ),
+    "time of day": (
+        _asked(
+            r"何時(?!間)|\bat what (?:time|hour)\b"
+            r"|\bwhat time (?:does|do|did|is|are|will|should|can)\b"
+        ),
+        _written(
+            r"時(?!間)|am|pm|a\.m\.|p\.m\.", words=r"\d{1,2}:\d{2}|正午|\bnoon\b|\bmidnight\b"
+        ),
+    ),
+    "size in bytes": (
+        _asked(
+            r"何\s*(?:[KMGT]i?B|バイト)"
+            r"|\bhow (?:much|many) (?:memory|disk|storage|space|bytes)\b"
+        ),
+        _written(r"[KMGT]i?B|[KMGT]|バイト|bytes?", labels=r"サイズ|容量|size|memory|メモリ"),
+    ),
+    "frequency": (
+        _asked(
+            r"\bhow often\b|頻度|何(?:分|秒|時間|日)(?:ごと|おき|毎)"
+            r"|(?:どの|どれ)(?:くらい|程度)の(?:間隔|頻度)"
+        ),
+        re.compile(
+            r"ごと|毎|おき|間隔|\bevery\b|\bper\b|\beach\b|\b(?:hourly|daily|weekly|monthly|yearly)\b"
+            r"|/\s*(?:s|sec|min|h|day)\b",
+            re.I,
+        ),
+    ),
+}
+
+
+def measure_asked(question: str) -> str:
+    """The kind of measure a question asks for, or ''. How often comes first: 何分ごと asks
+    a frequency, 何分 a length of time."""
+    text = unicodedata.normalize("NFKC", question)
+    for kind in ("frequency", *(k for k in _MEASURES if k != "frequency")):
+        if _MEASURES[kind][0].search(text):
+            return kind
+    return ""
+
+
+def holds_measure(kind: str, text: str) -> bool:
+    return _MEASURES[kind][1].search(unicodedata.normalize("NFKC", text)) is not None
+
+
 def holds_date(text: str) -> bool:
     return _DATE.search(unicodedata.normalize("NFKC", text)) is not None
 
@@ -134,6 +249,7 @@ class Wants:
     slot: bool = False
     email: bool = False
     source: bool = False
+    measure: str = ""
 
 
 def wants_of(question: str) -> Wants:
@@ -151,4 +267,5 @@ def wants_of(question: str) -> Wants:
         slot=_SLOT_ASKED.search(text) is not None,
         email=_EMAIL_ASKED.search(text) is not None,
         source=_SOURCE_ASKED.search(text) is not None,
+        measure=measure_asked(text),
     )

@@ -27,7 +27,7 @@ import numpy as np
 
 from services.common.errors import EngineError
 from services.reasoning.embedders import Embedder
-from services.reasoning.extractive.question import Wants, holds_slot, wants_of
+from services.reasoning.extractive.question import Wants, holds_measure, holds_slot, wants_of
 from services.reasoning.extractive.text import (
     TermWeights,
     char_bigrams,
@@ -248,7 +248,7 @@ class UnitScorer:
                     )
                 )
             scored.sort(key=lambda s: (-s.score, s.index, s.unit.start))
-            result[task.task_id] = _slot_first(task.wants, scored)
+            result[task.task_id] = measure_first(task.wants, _slot_first(task.wants, scored))
         return result
 
     # -- embeddings -----------------------------------------------------------------------
@@ -380,6 +380,36 @@ def _slot_first(wants: Wants, scored: list[Scored]) -> list[Scored]:
     if naming is None:
         return scored
     return [naming, *(s for s in scored if s is not naming)]
+
+
+# How close to the best unit's score a unit that gives the measure asked must come to lead
+# instead (how long, how many times, いくら …). Measured on the sixteen course sets: 0.65
+# gave 9 right answers more and lost 1, 0.8 gave 12 more and lost 1 (jsquad_ja and
+# xquad_en unchanged at both); a unit further down is a different fact.
+MEASURE_LEAD_SHARE = 0.8
+
+
+def measure_first(wants: Wants, scored: list[Scored]) -> list[Scored]:
+    """A question that asks for a measure of one kind (how long, how many times, 何人,
+    いくら) is answered by a unit that gives one: when the best unit gives none, the next
+    unit that does and holds a word of the question leads, if it scores nearly as well (a
+    sentence that names the topic often outscores the table row or list item with the
+    value). When no unit close to it gives the measure, the judge finds the measure missing
+    (``judge._lacking``): the notes then state something else about the topic, such as the
+    default where the upper limit is asked, or the total where a unit price is."""
+    if not wants.measure or not scored or _gives(wants.measure, scored[0]):
+        return scored
+    floor = MEASURE_LEAD_SHARE * scored[0].score
+    giving = next(
+        (s for s in scored if s.score >= floor and s.matched and _gives(wants.measure, s)), None
+    )
+    if giving is None:
+        return scored
+    return [giving, *(s for s in scored if s is not giving)]
+
+
+def _gives(measure: str, scored: Scored) -> bool:
+    return holds_measure(measure, f"{scored.unit.context} {scored.unit.text}")
 
 
 def _prior(passage: Passage) -> float:

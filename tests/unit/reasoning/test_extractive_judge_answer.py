@@ -4,6 +4,7 @@ language; answers shaped to the question; honest refusals."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -17,6 +18,8 @@ from services.reasoning import make_llm
 from services.reasoning.embedders import UseM3Embedder
 from services.reasoning.extractive import ExtractiveLLM
 from services.reasoning.extractive.answerer import CLOSEST, INSUFFICIENT, NOT_COVERED
+from services.reasoning.extractive.question import wants_of
+from services.reasoning.extractive.scoring import MEASURE_LEAD_SHARE, measure_first
 from services.reasoning.llm import Passage
 
 INDEXES = """## 4.2 パラメータ
@@ -188,6 +191,19 @@ PAST_PAPERS = (
 )
 
 
+LATE_RULES = (
+    "## レポート\n\n締切を過ぎて提出されたレポートも受け付けるが、減点する。"
+    "減点の幅は担当教員が決める。"
+)
+LATE_DAYS = "## レポート\n\n締切を過ぎて提出されたレポートは、締切から3日まで受け付け、減点する。"
+KIT_LOAN = (
+    "## Sensor kit\n\nEach group borrows one sensor kit from the lab office for the labs and"
+    " returns it after Lab 4."
+)
+QUIZ_RULES = "## 小テスト\n\n小テストは LMS で受ける。受け直した場合は最後の点数を成績に使う。"
+QUIZ_RETRIES = "## 小テスト\n\n小テストは LMS で受け、締切までに3回まで受け直せる。"
+
+
 @pytest.mark.parametrize(
     "question, lacking, without, with_it",
     [
@@ -199,13 +215,27 @@ PAST_PAPERS = (
             WITH_ADDRESS,
         ),
         ("期末試験の過去問ってどこで手に入りますか？", "place to find it", EXAM_FAQ, PAST_PAPERS),
+        # a measure of the kind asked: the notes on the topic say something else about it
+        (
+            "締切を過ぎたレポートは何日まで受け付けてもらえますか？",
+            "length of time",
+            LATE_RULES,
+            LATE_DAYS,
+        ),
+        (
+            "How much does the sensor kit for the labs cost?",
+            "amount of money",
+            f"{KIT_LOAN} Report a lost kit to the office.",
+            f"{KIT_LOAN} A replacement kit costs 12,000 yen.",
+        ),
+        ("小テストは何回まで受け直せますか？", "count of times", QUIZ_RULES, QUIZ_RETRIES),
     ],
 )
 def test_what_a_question_asks_for_by_its_form_must_be_given(
     engine, question, lacking, without, with_it
 ):
-    """A passage on the topic that does not give the date, the address or the place asked
-    for does not answer; the same passage with it does."""
+    """A passage on the topic that does not give the date, the address, the place or the
+    measure asked for does not answer; the same passage with it does."""
     _, judgement = judge(engine, question, [without, WEATHER])
     assert judgement.satisfied_task_ids == []
     assert f"gives no {lacking}" in judgement.reason
@@ -242,6 +272,30 @@ def test_the_weekday_a_class_meets_does_not_answer_for_an_exam(engine):
     # a one-off event's date names its weekday as (木): the class's slot is no answer
     text, _ = answer(engine, "期末試験って何曜日の何限？", [SYLLABUS, EXAM])
     assert text.startswith("「期末試験は2月4日（木）3限")
+
+
+RESUBMISSION = (
+    "## 再提出\n\n演習レポートは、採点者から修正を求められたときに再提出できる。\n\n"
+    "| 演習 | 再提出の上限 |\n|---|---|\n| 演習1 | 1回 |\n| 演習2 | 2回 |\n"
+)
+
+
+@pytest.mark.parametrize("share, leads", [(MEASURE_LEAD_SHARE, "2回"), (0.5, "再提出できる")])
+def test_a_unit_that_gives_the_measure_asked_leads_if_it_scores_nearly_as_well(
+    engine, share, leads
+):
+    """The sentence that names the topic outscores the table row with the count; the row
+    leads when its score comes within the share of the best, and not when it is far below."""
+    question = "演習2のレポートは何回まで再提出できますか？"
+    plan = engine.plan(question)
+    scored = engine.scorer.score(plan.tasks, passages(RESUBMISSION))[plan.tasks[0].task_id]
+    sentence = next(s for s in scored if "再提出できる" in s.unit.text)
+    row = next(s for s in scored if "2回" in s.unit.text)
+    ranked = [
+        dataclasses.replace(sentence, score=0.9),
+        dataclasses.replace(row, score=0.9 * share + 0.01),
+    ]
+    assert leads in measure_first(wants_of(question), ranked)[0].unit.text
 
 
 def test_findings_quote_their_passage_verbatim_with_a_reason(engine):

@@ -7,7 +7,13 @@ import pytest
 
 from services.common.errors import InvalidInput
 from services.reasoning.extractive import ExtractiveLLM
-from services.reasoning.extractive.question import holds_date, holds_slot, wants_of
+from services.reasoning.extractive.question import (
+    holds_date,
+    holds_measure,
+    holds_slot,
+    measure_asked,
+    wants_of,
+)
 from services.reasoning.extractive.text import terms
 
 
@@ -372,6 +378,61 @@ def test_the_ways_notes_write_a_date(text, dated):
 )
 def test_the_ways_notes_give_the_weekday_a_class_meets(text, slot):
     assert holds_slot(text) is slot
+
+
+@pytest.mark.parametrize(
+    "question, measure",
+    [
+        ("延長は何日までできますか？", "length of time"),
+        ("How long is the grace period?", "length of time"),
+        ("ログは何分ごとに集計される？", "frequency"),  # 何分ごと asks how often, not how long
+        ("How often is the cache flushed?", "frequency"),
+        ("コピー機は1枚いくらで使えますか", "amount of money"),
+        ("How much does the campus parking permit cost?", "amount of money"),
+        ("実験には何人参加しましたか", "count of people"),
+        ("How many students passed the oral exam?", "count of people"),
+        ("認証は何回まで失敗できる？", "count of times"),
+        ("窓口は何時に閉まりますか", "time of day"),
+        ("What time does the reading room open?", "time of day"),
+        ("合格するには何割取ればいい？", "share"),
+        ("アップロードできるファイルは何MBまで？", "size in bytes"),
+        # a question word that asks for no measure
+        ("課題はいくらでも提出し直せますか？", ""),  # いくらでも: as often as you like
+        ("Which cost setting of the planner was lowered?", ""),
+        ("What time quantum does the first queue get?", ""),
+        ("何回目の授業で扱いますか？", ""),  # 何回目 asks which lecture
+    ],
+)
+def test_the_kind_of_measure_a_question_asks_for(question, measure):
+    assert measure_asked(question) == measure
+
+
+@pytest.mark.parametrize(
+    "measure, text, gives",
+    [
+        ("length of time", "貸出期間は学部生が14日、大学院生が30日。", True),
+        ("length of time", "One hash takes about 240 ms on the lab PCs.", True),
+        ("length of time", "方式 | 1回の時間 (ms)\n12 | 243", True),  # the unit in the header
+        ("length of time", "days: 91", True),  # a label and its value, as a notebook prints
+        ("length of time", "刻み幅 h = 0.1 で解いた。", False),  # h is a step, not hours
+        ("length of time", "失敗したジョブは最大 50件 ずつ取り出す。", False),
+        ("amount of money", "初年度の予算は 2,400万円 とする。", True),
+        ("amount of money", "A replacement kit costs $120.", True),
+        ("amount of money", "The kit is lent for the term.", False),
+        ("count of people", "India had 1.2 billion people; 人口は12億人。", True),
+        ("count of people", "The city lost 30 to 50 thousand inhabitants.", True),
+        ("count of people", "After an unmanned test flight", True),
+        ("count of people", "参加者の平均は 4.2 点だった。", False),
+        ("count of times", "新聞は月2刊で発行されている。", True),
+        ("count of times", "反復回数: 3", True),
+        ("count of times", "60 requests per minute per token", True),
+        ("count of times", "再提出は LMS から行う。", False),
+        ("time of day", "閲覧室は 8:45 に開く。", True),
+        ("time of day", "閉館30分前を過ぎてから貸し出した場合", False),
+    ],
+)
+def test_the_ways_notes_write_a_measure(measure, text, gives):
+    assert holds_measure(measure, text) is gives
 
 
 def test_a_word_that_holds_a_question_cue_is_no_cue():
