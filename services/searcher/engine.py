@@ -24,7 +24,7 @@ import psycopg
 from psycopg import sql
 
 from services.common.errors import InvalidInput, StoreError
-from services.common.text import query_words
+from services.common.text import lexical_terms, query_words
 from services.reasoning.embedders import Embedder
 from services.searcher.chars import chars_search, literal_spans
 from services.searcher.dense import DenseResult, vector_search
@@ -33,7 +33,7 @@ from services.searcher.fusion import DEFAULT_FUSION, Fused, FusionConfig, Hit, f
 from services.searcher.lexical import CorpusStats, bm25_search, corpus_stats, query_term_counts
 from services.searcher.rerank import RerankConfig, rerank, weights_of
 from services.searcher.scope import ScopePredicate, SearchFilters, as_uuids, scope_predicate
-from services.searcher.translation import other_script_words
+from services.searcher.translation import course_part_words, other_script_words
 
 logger = logging.getLogger(__name__)
 
@@ -340,6 +340,8 @@ def _search(
                     conn, query.subject_id, query.user_id, words, embed_words
                 )
                 terms.update(found)
+            parts = course_part_words(" ".join(_lexical_texts(query)))
+            terms.update(lexical_terms(" ".join(parts)))
             stats = corpus_stats(conn, query.subject_id, query.user_id, list(terms))
             lists["bm25"] = bm25_search(conn, scope, terms, stats, depth)
 

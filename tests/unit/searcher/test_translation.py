@@ -1,10 +1,12 @@
-"""The nearest-word step of query translation, on vectors made for it."""
+"""Query translation: the nearest-word step, on vectors made for it, and the numbered parts
+of a course."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from services.searcher.translation import MIN_SIMILARITY, PER_WORD, Vocabulary
+from services.searcher.translation import MIN_SIMILARITY, PER_WORD, Vocabulary, course_part_words
 
 
 def unit(*rows):
@@ -43,3 +45,22 @@ def test_a_word_whose_own_nearest_words_are_all_closer_is_not_taken():
     query = unit([1.0, 0.0])
     assert vocabulary.nearest(query, bar=lambda i: 0.5) == ["重ねる"]
     assert vocabulary.nearest(query, bar=lambda i: 0.999) == []
+
+
+@pytest.mark.parametrize(
+    "question, words",
+    [
+        ("Which room is Lab 3 in?", ["演習", "実習"]),
+        ("What did the teacher say in Lecture 6?", ["講義", "回"]),
+        ("Is Assignment 2 graded by hand?", ["課題", "宿題"]),
+        ("演習3のレポートは何ページまで？", ["lab", "exercise"]),
+        ("課題2は Python で書いてもいい？", ["assignment", "homework"]),
+        ("第6回の授業で何を扱う？", ["lecture"]),
+        ("小テスト②は何か持ち込める？", ["quiz"]),  # a circled number is a number
+        # a part without its number names no part of the course
+        ("How long are the lab sessions?", []),
+        ("演習の進め方を教えて", []),
+    ],
+)
+def test_a_numbered_part_of_a_course_is_named_in_the_other_language(question, words):
+    assert course_part_words(question) == words
