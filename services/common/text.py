@@ -132,7 +132,7 @@ def vocabulary_terms(text: str) -> list[str]:
     Latin letters too. Sudachi writes many English words in katakana (rank → ランク, and → アンド):
     those pass when the English word does."""
     words = _content_words(text)
-    return list(dict.fromkeys(t for s, t in words if _translatable(s) and _translatable(t)))
+    return list(dict.fromkeys(t for s, t in words if translatable(s) and translatable(t)))
 
 
 def query_words(text: str) -> list[str]:
@@ -141,7 +141,7 @@ def query_words(text: str) -> list[str]:
     hold. Only words in the question's own script: a Japanese question that names
     something in Latin letters (Observer Group, StandardScaler) names it as written."""
     own = text_script(text)
-    words = (s for s, _ in _content_words(text) if _translatable(s))
+    words = (s for s, _ in _content_words(text) if translatable(s))
     return list(dict.fromkeys(w for w in words if script_of(w) == own))
 
 
@@ -165,7 +165,8 @@ def _content_words(text: str) -> list[tuple[str, str]]:
     return found
 
 
-def _translatable(word: str) -> bool:
+def translatable(word: str) -> bool:
+    """A word worth translating into the other script (``vocabulary_terms``)."""
     script = script_of(word)
     if script == "ja":
         return len(word) >= 2

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import psycopg
 
-from services.common.text import script_of
+from services.common.text import script_of, translatable
 from services.reasoning.embedders import normalise
 
 # Cosine similarity a word of the scope needs to stand for a query word. Translations and
@@ -258,6 +258,10 @@ def _load_vectors(conn: psycopg.Connection) -> dict[str, Block]:
     rows: dict[str, tuple[list[str], list[np.ndarray]]] = {}
     # binary: the text form of 18,600 halfvecs took 1.4 s to parse, the binary one 0.09 s
     for term, script, embedding in conn.cursor(binary=True).execute(_VECTORS):
+        if not translatable(term):
+            # stored under an earlier rule of what to translate: the table only grows, and
+            # a short word kept there (api, lab) would be found for Japanese words
+            continue
         words, vectors = rows.setdefault(script, ([], []))
         words.append(term)
         vectors.append(embedding.to_numpy())

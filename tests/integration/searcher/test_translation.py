@@ -11,7 +11,12 @@ from __future__ import annotations
 
 import pytest
 
-from services.common.materials import backfill_term_vectors, enroll, ensure_subject
+from services.common.materials import (
+    backfill_term_vectors,
+    enroll,
+    ensure_subject,
+    store_term_vectors,
+)
 from services.common.text import query_words, vocabulary_terms
 from services.searcher.engine import SearchQuery, search
 from services.searcher.translation import Vocabularies, other_script_words
@@ -154,3 +159,16 @@ def test_a_question_most_of_whose_words_have_no_counterpart_gets_no_translation(
     assert "期限" in other_script_words(db_conn, subject_id, "alice", ["deadline"], embedder.embed)
     words = query_words("What is the deadline of quantum chromodynamics gauge symmetry?")
     assert other_script_words(db_conn, subject_id, "alice", words, embedder.embed) == []
+
+
+def test_a_word_stored_under_an_earlier_rule_is_no_translation(
+    db_conn, subject_id, notes, embedder
+):
+    """term_vectors only grows: a short word an earlier rule translated stays there. It is
+    no translation now, even where its vector is that of the question's word."""
+    add_material(db_conn, subject_id, "t", "api.md", ["The api is versioned."])
+    store_term_vectors(db_conn, ["api"], lambda words: embedder.embed(["検証"] * len(words)))
+    db_conn.commit()
+    found = other_script_words(db_conn, subject_id, "alice", ["検証"], embedder.embed)
+    assert "validation" in found
+    assert "api" not in found
