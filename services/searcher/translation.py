@@ -275,8 +275,8 @@ def _load_vectors(conn: psycopg.Connection) -> dict[str, Block]:
     }
 
 
-# The numbered parts of a course as each language names them: "Lab 3" is 演習3 in Japanese
-# notes and 第6回 is "Lecture 6". The embedder's translation misses them (lab is too short
+# The numbered parts of a course as each language names them: "Lab 4" is 演習4 in Japanese
+# notes and 第9回 is "Lecture 9". The embedder's translation misses them (lab is too short
 # to translate, 回 too plain), yet the part is what a student's question is about. Each
 # pattern holds its number, which is a query term already. Measured on the sixteen course
 # sets: +4 answers on three (course_comp, course_hci, course_web), none lost, the QA sets
@@ -298,7 +298,7 @@ _COURSE_PARTS = (
 
 def course_part_words(text: str) -> list[str]:
     """The other language's words for the numbered parts of a course a question names:
-    Lab 3 → 演習, 実習; 課題2 → assignment, homework; 第6回 → lecture."""
+    Lab 4 → 演習, 実習; 課題5 → assignment, homework; 第9回 → lecture."""
     text = unicodedata.normalize("NFKC", text)
     found = (w for pattern, words in _COURSE_PARTS if re.search(pattern, text, re.I) for w in words)
     return list(dict.fromkeys(found))

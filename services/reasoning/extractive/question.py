@@ -107,8 +107,8 @@ _SOURCE = re.compile(
 # A question that asks for a measure of one kind (an amount of money, a length of time, a
 # count of times or of people, a share, a clock time, a size in bytes, how often), and the
 # ways notes write one, in either language (an English question is often answered by
-# Japanese notes): a number with its unit (243 ms, 30日, 12億人), a table whose header gives
-# the unit (時間 (ms) | 243), a label and its value (days: 91, 反復回数: 3), or a word (twice).
+# Japanese notes): a number with its unit (90 s, 10日, 3万人), a table whose header gives the
+# unit (処理時間 (ms) | 18), a label and its value (days: 30, 反復回数: 12), or a word (twice).
 def _written(units: str, labels: str = "", words: str = "") -> re.Pattern[str]:
     number = r"(?:\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|a|an|several)\s)"
     magnitude = r"(?:\s*(?:[万億千百]|hundred|thousand|million|billion))?"

@@ -398,8 +398,8 @@ def test_the_ways_notes_give_the_weekday_a_class_meets(text, slot):
         ("アップロードできるファイルは何MBまで？", "size in bytes"),
         # a question word that asks for no measure
         ("課題はいくらでも提出し直せますか？", ""),  # いくらでも: as often as you like
-        ("Which cost setting of the planner was lowered?", ""),
-        ("What time quantum does the first queue get?", ""),
+        ("Which cost model does the optimizer use?", ""),
+        ("What time slice does a thread get?", ""),
         ("何回目の授業で扱いますか？", ""),  # 何回目 asks which lecture
     ],
 )
@@ -410,25 +410,25 @@ def test_the_kind_of_measure_a_question_asks_for(question, measure):
 @pytest.mark.parametrize(
     "measure, text, gives",
     [
-        ("length of time", "貸出期間は学部生が14日、大学院生が30日。", True),
-        ("length of time", "One hash takes about 240 ms on the lab PCs.", True),
-        ("length of time", "方式 | 1回の時間 (ms)\n12 | 243", True),  # the unit in the header
-        ("length of time", "days: 91", True),  # a label and its value, as a notebook prints
+        ("length of time", "レポートは提出から10日後に返却する。", True),
+        ("length of time", "One build takes about 90 s on the CI runners.", True),
+        ("length of time", "サイズ | 処理時間 (ms)\n1000 | 18", True),  # the unit in the header
+        ("length of time", "days: 30", True),  # a label and its value, as a notebook prints
         ("length of time", "刻み幅 h = 0.1 で解いた。", False),  # h is a step, not hours
-        ("length of time", "失敗したジョブは最大 50件 ずつ取り出す。", False),
-        ("amount of money", "初年度の予算は 2,400万円 とする。", True),
+        ("length of time", "キューから一度に 20件 ずつ取り出す。", False),
+        ("amount of money", "機材の購入には 300万円 を見込む。", True),
         ("amount of money", "A replacement kit costs $120.", True),
         ("amount of money", "The kit is lent for the term.", False),
-        ("count of people", "India had 1.2 billion people; 人口は12億人。", True),
-        ("count of people", "The city lost 30 to 50 thousand inhabitants.", True),
-        ("count of people", "After an unmanned test flight", True),
+        ("count of people", "町の人口は約3万人で、年に 2 thousand people が転入する。", True),
+        ("count of people", "Between 2 and 3 thousand workers joined the strike.", True),
+        ("count of people", "The drone's first flight was unmanned.", True),
         ("count of people", "参加者の平均は 4.2 点だった。", False),
-        ("count of times", "新聞は月2刊で発行されている。", True),
-        ("count of times", "反復回数: 3", True),
-        ("count of times", "60 requests per minute per token", True),
+        ("count of times", "その雑誌は年4刊で出ている。", True),
+        ("count of times", "反復回数: 12", True),
+        ("count of times", "at most 100 requests per hour", True),
         ("count of times", "再提出は LMS から行う。", False),
-        ("time of day", "閲覧室は 8:45 に開く。", True),
-        ("time of day", "閉館30分前を過ぎてから貸し出した場合", False),
+        ("time of day", "受付は 9:30 に開く。", True),
+        ("time of day", "終了15分前を過ぎたら入室できない。", False),
     ],
 )
 def test_the_ways_notes_write_a_measure(measure, text, gives):
