@@ -33,7 +33,11 @@ from services.searcher.fusion import DEFAULT_FUSION, Fused, FusionConfig, Hit, f
 from services.searcher.lexical import CorpusStats, bm25_search, corpus_stats, query_term_counts
 from services.searcher.rerank import RerankConfig, rerank, weights_of
 from services.searcher.scope import ScopePredicate, SearchFilters, as_uuids, scope_predicate
-from services.searcher.translation import course_part_words, other_script_words
+from services.searcher.translation import (
+    asked_label_words,
+    course_part_words,
+    other_script_words,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -340,8 +344,9 @@ def _search(
                     conn, query.subject_id, query.user_id, words, embed_words
                 )
                 terms.update(found)
-            parts = course_part_words(" ".join(_lexical_texts(query)))
-            terms.update(lexical_terms(" ".join(parts)))
+            text = " ".join(_lexical_texts(query))
+            labels = course_part_words(text) + asked_label_words(text)
+            terms.update(lexical_terms(" ".join(labels)))
             stats = corpus_stats(conn, query.subject_id, query.user_id, list(terms))
             lists["bm25"] = bm25_search(conn, scope, terms, stats, depth)
 

@@ -1,12 +1,18 @@
-"""Query translation: the nearest-word step, on vectors made for it, and the numbered parts
-of a course."""
+"""Query translation: the nearest-word step, on vectors made for it; the numbered parts of a
+course and what a question word asks, in the other language."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from services.searcher.translation import MIN_SIMILARITY, PER_WORD, Vocabulary, course_part_words
+from services.searcher.translation import (
+    MIN_SIMILARITY,
+    PER_WORD,
+    Vocabulary,
+    asked_label_words,
+    course_part_words,
+)
 
 
 def unit(*rows):
@@ -64,3 +70,21 @@ def test_a_word_whose_own_nearest_words_are_all_closer_is_not_taken():
 )
 def test_a_numbered_part_of_a_course_is_named_in_the_other_language(question, words):
     assert course_part_words(question) == words
+
+
+@pytest.mark.parametrize(
+    "question, words",
+    [
+        ("When and where is the midterm?", ["日時", "日程", "場所", "教室"]),
+        ("Where are the lab reports handed in?", ["場所", "教室"]),
+        ("Which room is the seminar in?", ["場所", "教室"]),
+        ("中間試験はいつですか？", ["date", "due"]),
+        ("レポートはどこに出せばいい？", ["room", "place"]),
+        # a question word inside a statement, or in another sense, asks nothing
+        ("What happens when I submit twice?", []),
+        ("いつもの教室で行いますか", []),
+        ("どこまでが試験範囲？", []),
+    ],
+)
+def test_what_a_question_word_asks_is_labelled_in_the_other_language(question, words):
+    assert asked_label_words(question) == words
