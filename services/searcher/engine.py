@@ -336,7 +336,8 @@ def _search(
         nonlocal stats
         if query.mode in ("hybrid", "bm25"):
             terms = Counter(query_terms)
-            words = query_words(" ".join(_lexical_texts(query))) if embed_words else []
+            text = " ".join(_lexical_texts(query))
+            words = query_words(text) if embed_words else []
             if words:
                 # their translations weigh as much as the words (at half weight, course lost
                 # a question and course_ml gained one)
@@ -344,7 +345,6 @@ def _search(
                     conn, query.subject_id, query.user_id, words, embed_words
                 )
                 terms.update(found)
-            text = " ".join(_lexical_texts(query))
             labels = course_part_words(text) + asked_label_words(text)
             terms.update(lexical_terms(" ".join(labels)))
             stats = corpus_stats(conn, query.subject_id, query.user_id, list(terms))

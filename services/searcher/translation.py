@@ -299,9 +299,7 @@ _COURSE_PARTS = (
 def course_part_words(text: str) -> list[str]:
     """The other language's words for the numbered parts of a course a question names:
     Lab 4 → 演習, 実習; 課題5 → assignment, homework; 第9回 → lecture."""
-    text = unicodedata.normalize("NFKC", text)
-    found = (w for pattern, words in _COURSE_PARTS if re.search(pattern, text, re.I) for w in words)
-    return list(dict.fromkeys(found))
+    return _words_for(_COURSE_PARTS, text)
 
 
 # What a question asks by its question word, as notes label it in the other language: a
@@ -325,6 +323,11 @@ _ASKED_LABELS = (
 def asked_label_words(text: str) -> list[str]:
     """The other language's labels for what a question asks by its question word: "When and
     where is …" → 日時, 日程, 場所, 教室; いつ → date, due."""
+    return _words_for(_ASKED_LABELS, text)
+
+
+def _words_for(table: tuple[tuple[str, tuple[str, ...]], ...], text: str) -> list[str]:
+    """The words of every pattern of ``table`` that ``text`` matches, once each, in order."""
     text = unicodedata.normalize("NFKC", text)
-    found = (w for pattern, words in _ASKED_LABELS if re.search(pattern, text, re.I) for w in words)
+    found = (w for pattern, words in table if re.search(pattern, text, re.I) for w in words)
     return list(dict.fromkeys(found))

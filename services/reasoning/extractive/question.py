@@ -124,7 +124,20 @@ def _asked(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.I)
 
 
+# In the order they are tried: how often first, since 何分ごと asks a frequency and 何分 a
+# length of time.
 _MEASURES: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
+    "frequency": (
+        _asked(
+            r"\bhow often\b|頻度|何(?:分|秒|時間|日)(?:ごと|おき|毎)"
+            r"|(?:どの|どれ)(?:くらい|程度)の(?:間隔|頻度)"
+        ),
+        re.compile(
+            r"ごと|毎|おき|間隔|\bevery\b|\bper\b|\beach\b|\b(?:hourly|daily|weekly|monthly|yearly)\b"
+            r"|/\s*(?:s|sec|min|h|day)\b",
+            re.I,
+        ),
+    ),
     "amount of money": (
         _asked(
             r"いくら(?!か|でも)|何円|\bprices?\b|\bwhat (?:does|do|did) .*\bcost\b"
@@ -191,28 +204,13 @@ _MEASURES: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
         ),
         _written(r"[KMGT]i?B|[KMGT]|バイト|bytes?", labels=r"サイズ|容量|size|memory|メモリ"),
     ),
-    "frequency": (
-        _asked(
-            r"\bhow often\b|頻度|何(?:分|秒|時間|日)(?:ごと|おき|毎)"
-            r"|(?:どの|どれ)(?:くらい|程度)の(?:間隔|頻度)"
-        ),
-        re.compile(
-            r"ごと|毎|おき|間隔|\bevery\b|\bper\b|\beach\b|\b(?:hourly|daily|weekly|monthly|yearly)\b"
-            r"|/\s*(?:s|sec|min|h|day)\b",
-            re.I,
-        ),
-    ),
 }
 
 
 def measure_asked(question: str) -> str:
-    """The kind of measure a question asks for, or ''. How often comes first: 何分ごと asks
-    a frequency, 何分 a length of time."""
+    """The kind of measure a question asks for, or ''."""
     text = unicodedata.normalize("NFKC", question)
-    for kind in ("frequency", *(k for k in _MEASURES if k != "frequency")):
-        if _MEASURES[kind][0].search(text):
-            return kind
-    return ""
+    return next((kind for kind, (asked, _) in _MEASURES.items() if asked.search(text)), "")
 
 
 def holds_measure(kind: str, text: str) -> bool:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -374,12 +374,9 @@ def _slot_first(wants: Wants, scored: list[Scored]) -> list[Scored]:
     an answer about an exam's day."""
     if not wants.slot:
         return scored
-    naming = next(
-        (s for s in scored if s.matched and holds_slot(f"{s.unit.context} {s.unit.text}")), None
+    return _first_to_lead(
+        scored, lambda s: s.matched and holds_slot(f"{s.unit.context} {s.unit.text}")
     )
-    if naming is None:
-        return scored
-    return [naming, *(s for s in scored if s is not naming)]
 
 
 # How close to the best unit's score a unit that gives the measure asked must come to lead
@@ -400,16 +397,21 @@ def measure_first(wants: Wants, scored: list[Scored]) -> list[Scored]:
     if not wants.measure or not scored or _gives(wants.measure, scored[0]):
         return scored
     floor = MEASURE_LEAD_SHARE * scored[0].score
-    giving = next(
-        (s for s in scored if s.score >= floor and s.matched and _gives(wants.measure, s)), None
+    return _first_to_lead(
+        scored, lambda s: s.score >= floor and s.matched and _gives(wants.measure, s)
     )
-    if giving is None:
-        return scored
-    return [giving, *(s for s in scored if s is not giving)]
 
 
 def _gives(measure: str, scored: Scored) -> bool:
     return holds_measure(measure, f"{scored.unit.context} {scored.unit.text}")
+
+
+def _first_to_lead(scored: list[Scored], fits: Callable[[Scored], bool]) -> list[Scored]:
+    """The first unit that ``fits`` moved to the front; the order as it was if none does."""
+    chosen = next((s for s in scored if fits(s)), None)
+    if chosen is None:
+        return scored
+    return [chosen, *(s for s in scored if s is not chosen)]
 
 
 def _prior(passage: Passage) -> float:
