@@ -8,10 +8,16 @@ Dijkstra 0.57), so whether English notes name a katakana term is read from the s
 Both spellings are reduced to the consonants a katakana reader hears, in the classes
 katakana cannot tell apart (l and r, b and v; s, z, sh, ch and j); vowels, h, w and y drop,
 and so does an English r that no vowel follows, which katakana writes as a long vowel
-(Ford → フォード). ダイクストラ and Dijkstra both read DKSTR. Two skeletons match when
-equal, or one letter apart once they are six letters long. Fewer than four consonants name
-too many words to tell apart (プロセス PRS: process, plus, policy), so such a skeleton
-matches only a capitalised name (フォード: Ford, not food), unless the caller accepts three.
+(Ford → フォード). ダイクストラ and Dijkstra both read DKSTR. A name from another language
+is written as it sounds there, so a closing v is f (Chebyshev → チェビシェフ), and an
+English spelling may also be heard another way: a g before e or i hard (Runge → ルンゲ, as
+in target), an r before a consonant sounded (Markov → マルコフ), a closing -dre or -tre
+sounded (Legendre → ルジャンドル).
+
+Two skeletons match when equal, or one letter apart once they are six letters long. Fewer
+than four consonants name too many words to tell apart (プロセス PRS: process, plus,
+policy), so such a skeleton matches only a capitalised name (フォード: Ford, not food),
+unless the caller accepts three.
 """
 
 from __future__ import annotations
@@ -62,6 +68,16 @@ _ENGLISH_PATTERN = re.compile("|".join(re.escape(s) for s, _ in _ENGLISH))
 _ENGLISH_CLASS = dict(_ENGLISH)
 # an r no vowel follows, or in a closing -re (store → ストア), and a b after m (tomb)
 _SILENT = re.compile(r"r+(?![aeiouy])|r+e$|(?<=m)b(?![aeiouy])")
+# a closing v, as Russian names say it (Liskov → リスコフ)
+_CLOSING_V = re.compile(r"v$")
+# Readings an English spelling may also have, each tried apart: a hard g before e or i
+# (target, Runge: ゲ, not ジ), an r before a consonant sounded (Markov → マルコフ) and a
+# closing -dre or -tre sounded (Legendre → ルジャンドル). Upper case marks a class.
+_OTHER_READINGS = (
+    (re.compile(r"g(?=[eiy])"), "G"),
+    (re.compile(r"r(?=[^aeiouyr])"), "R"),
+    (re.compile(r"(?<=[dt])re$"), "R"),
+)
 MIN_CONSONANTS = 4
 
 
@@ -91,7 +107,28 @@ def katakana_skeleton(word: str) -> str:
 @lru_cache(maxsize=50_000)
 def english_skeleton(words: str) -> str:
     """The consonants a katakana reader would hear in English ``words`` (Dijkstra → DKSTR)."""
-    text = "".join(_SILENT.sub("", w) for w in re.findall(r"[a-z]+", words.casefold()))
+    return _skeleton_of("".join(_SILENT.sub("", _CLOSING_V.sub("f", w)) for w in _words(words)))
+
+
+@lru_cache(maxsize=50_000)
+def english_skeletons(word: str) -> frozenset[str]:
+    """Every skeleton one English word may be heard as: the usual reading, and each other
+    reading of its spelling (Runge → RNS, RNG; Legendre → RSND, RSNDR)."""
+    plain = "".join(_CLOSING_V.sub("f", w) for w in _words(word))
+    found = {english_skeleton(word)}
+    for spelling, sound in _OTHER_READINGS:
+        if spelling.search(plain):
+            # the marked letters stay upper case: past the silent r and the classes
+            found.add(_skeleton_of(_SILENT.sub("", spelling.sub(sound, plain))))
+    return frozenset(found)
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z]+", text.casefold())
+
+
+def _skeleton_of(text: str) -> str:
+    """The consonant classes of lower-case letters (upper-case ones are classes already)."""
     text = _ENGLISH_PATTERN.sub(lambda m: _ENGLISH_CLASS[m.group(0)].lower(), text)
     return _collapsed(re.sub(r"[aeiouyhw]", "", text).upper())
 
@@ -124,9 +161,10 @@ def english_spellings(
     for start in range(len(words)):
         word = words[start].removesuffix("'s").removesuffix("’s")
         for spelling in dict.fromkeys((word, words[start])):  # Banker's: バンカーズ
-            skeleton = english_skeleton(spelling)
-            if _skeletons_match(single, skeleton, min_consonants) or (
-                _is_name(word) and single == skeleton
+            if any(
+                _skeletons_match(single, skeleton, min_consonants)
+                or (_is_name(word) and single == skeleton)
+                for skeleton in english_skeletons(spelling)
             ):
                 found.append(word)
         run, at = [], 0

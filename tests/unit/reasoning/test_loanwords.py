@@ -24,6 +24,10 @@ from services.reasoning.extractive.loanwords import (
         ("トポロジカル", "topological"),  # a soft g
         ("ストアバッファ", "store buffer"),  # a closing -re is a long vowel
         ("シャードキー", "shard key"),  # a word the dictionary lacks may join two
+        ("チェビシェフ", "Chebyshev"),  # a closing v is f in a Russian name
+        ("マルコフ", "Markov"),  # and its r before a consonant is sounded
+        ("ルンゲ", "Runge"),  # a hard g before e
+        ("ルジャンドル", "Legendre"),  # a sounded closing -dre
     ],
 )
 def test_a_katakana_word_writes_its_english_source(katakana, english):
