@@ -36,6 +36,7 @@ from services.searcher.scope import ScopePredicate, SearchFilters, as_uuids, sco
 from services.searcher.translation import (
     asked_label_words,
     course_part_words,
+    course_rule_words,
     other_script_words,
 )
 
@@ -345,7 +346,7 @@ def _search(
                     conn, query.subject_id, query.user_id, words, embed_words
                 )
                 terms.update(found)
-            labels = course_part_words(text) + asked_label_words(text)
+            labels = course_part_words(text) + asked_label_words(text) + course_rule_words(text)
             terms.update(lexical_terms(" ".join(labels)))
             stats = corpus_stats(conn, query.subject_id, query.user_id, list(terms))
             lists["bm25"] = bm25_search(conn, scope, terms, stats, depth)

@@ -1,5 +1,5 @@
 """Query translation: the nearest-word step, on vectors made for it; the numbered parts of a
-course and what a question word asks, in the other language."""
+course, what a question word asks and a course's rules, in the other language."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from services.searcher.translation import (
     Vocabulary,
     asked_label_words,
     course_part_words,
+    course_rule_words,
 )
 
 
@@ -88,3 +89,21 @@ def test_a_numbered_part_of_a_course_is_named_in_the_other_language(question, wo
 )
 def test_what_a_question_word_asks_is_labelled_in_the_other_language(question, words):
     assert asked_label_words(question) == words
+
+
+@pytest.mark.parametrize(
+    "question, words",
+    [
+        ("Can we bring notes into the midterm?", ["中間", "持ち込み", "持込"]),
+        ("Is a late lab report still marked?", ["遅れ", "遅延", "減点"]),
+        ("When is the project due?", ["締切", "期限"]),
+        ("What if I am absent from class?", ["欠席"]),
+        ("If I missed the quiz, is there a retake?", ["追試", "再試験", "欠席"]),
+        ("May I use a calculator in the exam?", ["試験", "電卓"]),
+        # "due to" gives a cause, not a deadline; a rule asked in Japanese gets no English
+        ("Why did the cache miss rate rise? Was it due to the stride?", []),
+        ("期末試験に電卓は持ち込めますか？", []),
+    ],
+)
+def test_a_course_rule_asked_in_english_is_named_as_a_japanese_syllabus_names_it(question, words):
+    assert course_rule_words(question) == words
