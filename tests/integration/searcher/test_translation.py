@@ -51,13 +51,22 @@ def bm25(conn, subject_id, user, question, embedder):
 
 def test_an_english_question_finds_the_japanese_note(db_conn, subject_id, notes, embedder):
     ja, _ = notes
-    question = "What is the submission deadline?"
+    question = "When do we submit reports?"
     found = bm25(db_conn, subject_id, "alice", question, embedder)
     assert found and found[0].chunk_id == ja.chunk_ids[0]
     # without the embedder no word is translated, and no English word is in the notes
     assert all(
         c.chunk_id != ja.chunk_ids[0] for c in bm25(db_conn, subject_id, "alice", question, None)
     )
+
+
+def test_a_course_rule_asked_in_english_finds_the_japanese_syllabus_line(
+    db_conn, subject_id, notes
+):
+    ja, _ = notes
+    # no embedder: the deadline is found by the table of a course's rules (締切, 期限)
+    found = bm25(db_conn, subject_id, "alice", "What is our submission deadline?", None)
+    assert found and found[0].chunk_id == ja.chunk_ids[0]
 
 
 def test_a_japanese_question_finds_the_english_note(db_conn, subject_id, notes, embedder):
