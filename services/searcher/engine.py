@@ -33,12 +33,7 @@ from services.searcher.fusion import DEFAULT_FUSION, Fused, FusionConfig, Hit, f
 from services.searcher.lexical import CorpusStats, bm25_search, corpus_stats, query_term_counts
 from services.searcher.rerank import RerankConfig, rerank, weights_of
 from services.searcher.scope import ScopePredicate, SearchFilters, as_uuids, scope_predicate
-from services.searcher.translation import (
-    asked_label_words,
-    course_part_words,
-    course_rule_words,
-    other_script_words,
-)
+from services.searcher.translation import label_words, other_script_words
 
 logger = logging.getLogger(__name__)
 
@@ -346,8 +341,7 @@ def _search(
                     conn, query.subject_id, query.user_id, words, embed_words
                 )
                 terms.update(found)
-            labels = course_part_words(text) + asked_label_words(text) + course_rule_words(text)
-            terms.update(lexical_terms(" ".join(labels)))
+            terms.update(lexical_terms(" ".join(label_words(text))))
             stats = corpus_stats(conn, query.subject_id, query.user_id, list(terms))
             lists["bm25"] = bm25_search(conn, scope, terms, stats, depth)
 

@@ -365,6 +365,12 @@ def course_rule_words(text: str) -> list[str]:
     return _words_for(_COURSE_RULES, text)
 
 
+def label_words(text: str) -> list[str]:
+    """What all three tables add for a question (the numbered parts of a course, what its
+    question word asks, a course's rules), once each: the words the BM25 query takes."""
+    return _words_for(_COURSE_PARTS + _ASKED_LABELS + _COURSE_RULES, text)
+
+
 def _words_for(table: tuple[tuple[str, tuple[str, ...]], ...], text: str) -> list[str]:
     """The words of every pattern of ``table`` that ``text`` matches, once each, in order."""
     text = unicodedata.normalize("NFKC", text)
