@@ -8,8 +8,8 @@ asked for (``sufficient``). A task whose question names something no passage hol
 (``names.py``: sched_latency, Nagle), or states a setting none states (lists = 1000 where
 the notes give lists = 100), is not satisfied, however close the passages read; nor is one
 that asks for a date (何月何日), an e-mail address, where to find a thing (過去問はどこで
-手に入る？) or a measure of one kind (how long, how many times, いくら, 何人) when the best
-unit and the units next to it give none.
+手に入る？), a measure of one kind (how long, how many times, いくら, 何人) or a language
+(何の言語で書かれている) when the best unit and the units next to it give none.
 """
 
 from __future__ import annotations
@@ -138,7 +138,8 @@ class Judge:
 def _lacking(question: str, top: Scored) -> str:
     """What the question asks for by its form that the best unit, and the units next to it,
     do not give: a date (何月何日), an e-mail address, where to find a thing (どこで手に入る),
-    a measure of the kind asked (a length of time, a count of times or people, money)."""
+    a measure of the kind asked (a length of time, a count of times or people, money), a
+    language."""
     wants = wants_of(question)
     if wants.date and not _near(top, holds_date):
         return "date"

@@ -1,6 +1,7 @@
 """What shape of answer a question asks for: a value, a formula, code or a setting, a list,
 a reason, a comparison, a definition, a yes or no, a date, the weekday a class meets, an
-e-mail address, where to find a thing, a measure of one kind (how long, how many times).
+e-mail address, where to find a thing, a measure of one kind (how long, how many times), a
+language.
 
 The shape decides which unit of a passage answers (the formula display, not the
 sentence that mentions the formula; the list items, not the sentence that introduces
@@ -124,6 +125,11 @@ def _asked(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.I)
 
 
+_PROGRAMMING_LANGUAGE = (
+    r"(?<![\w.+#-])(?:Go|Golang|Python|Rust|Java|Kotlin|Scala|Swift|Ruby|PHP|Perl|Lua|Julia"
+    r"|Haskell|OCaml|Elixir|Erlang|Clojure|Dart|Zig|Fortran|COBOL|MATLAB|TypeScript"
+    r"|JavaScript|Node\.js|C\+\+|C#|C|R|SQL|Bash)(?![\w+#-])"
+)
 # In the order they are tried: how often first, since 何分ごと asks a frequency and 何分 a
 # length of time.
 _MEASURES: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
@@ -203,6 +209,29 @@ _MEASURES: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
             r"|\bhow (?:much|many) (?:memory|disk|storage|space|bytes)\b"
         ),
         _written(r"[KMGT]i?B|[KMGT]|バイト|bytes?", labels=r"サイズ|容量|size|memory|メモリ"),
+    ),
+    # Not measures, but asked and given the same way: "which language is the gateway
+    # written in" is answered by the unit that names one (a component table's "Go 1.23",
+    # "Python 3.12 and C"), not by the sentence about the gateway. A programming language
+    # asked is not given by "the documents are written in Japanese". 何語くらい counts words.
+    "programming language": (
+        _asked(
+            r"(?:何|どの|どんな)の?(?:実装|開発|プログラミング)言語"
+            r"|(?:実装|開発|プログラミング)言語(?:は|って|を)"
+            r"|\b(?:what|which) programming languages?\b"
+        ),
+        re.compile(_PROGRAMMING_LANGUAGE),
+    ),
+    "language": (
+        _asked(
+            r"何(?:の|という)?言語|何語(?!くらい|ぐらい|程度)|(?:どの|どんな)言語"
+            r"|\b(?:what|which) languages?\b"
+        ),
+        re.compile(
+            _PROGRAMMING_LANGUAGE
+            + r"|(?i:\b(?:english|japanese|chinese|korean|french|german|spanish|portuguese)\b)"
+            r"|[ァ-ヴ]{2}[ァ-ヴー]*語|(?:日本|英|中国|韓国|ドイツ|フランス)語"
+        ),
     ),
 }
 

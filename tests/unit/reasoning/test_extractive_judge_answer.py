@@ -202,6 +202,8 @@ KIT_LOAN = (
 )
 QUIZ_RULES = "## 小テスト\n\n小テストは LMS で受ける。受け直した場合は最後の点数を成績に使う。"
 QUIZ_RETRIES = "## 小テスト\n\n小テストは LMS で受け、締切までに3回まで受け直せる。"
+GATEWAY = "## 通知ゲートウェイ\n\n通知ゲートウェイは、休講の連絡を学生のスマートフォンに届ける。"
+GATEWAY_LANGUAGE = f"{GATEWAY}通知ゲートウェイは Rust で書かれている。"
 
 
 @pytest.mark.parametrize(
@@ -229,6 +231,8 @@ QUIZ_RETRIES = "## 小テスト\n\n小テストは LMS で受け、締切まで�
             f"{KIT_LOAN} A replacement kit costs 12,000 yen.",
         ),
         ("小テストは何回まで受け直せますか？", "count of times", QUIZ_RULES, QUIZ_RETRIES),
+        # a language: the sentence about the component is no answer to what it is written in
+        ("通知ゲートウェイは何の言語で書かれていますか？", "language", GATEWAY, GATEWAY_LANGUAGE),
     ],
 )
 def test_what_a_question_asks_for_by_its_form_must_be_given(

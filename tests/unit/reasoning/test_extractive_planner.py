@@ -396,11 +396,18 @@ def test_the_ways_notes_give_the_weekday_a_class_meets(text, slot):
         ("What time does the reading room open?", "time of day"),
         ("合格するには何割取ればいい？", "share"),
         ("アップロードできるファイルは何MBまで？", "size in bytes"),
+        ("採点サーバは何の言語で書かれていますか", "language"),
+        ("Which programming languages can we submit in?", "programming language"),
+        ("v2 で提出できるプログラミング言語は？", "programming language"),
+        ("プログラミング言語によって採点時間は違いますか", ""),
+        ("この論文はもともと何語で書かれた？", "language"),
         # a question word that asks for no measure
         ("課題はいくらでも提出し直せますか？", ""),  # いくらでも: as often as you like
         ("Which cost model does the optimizer use?", ""),
         ("What time slice does a thread get?", ""),
         ("何回目の授業で扱いますか？", ""),  # 何回目 asks which lecture
+        ("辞書には何語くらい入っていますか？", ""),  # 何語くらい counts words
+        ("言語モデルの学習率はいくつ？", ""),
     ],
 )
 def test_the_kind_of_measure_a_question_asks_for(question, measure):
@@ -429,6 +436,12 @@ def test_the_kind_of_measure_a_question_asks_for(question, measure):
         ("count of times", "再提出は LMS から行う。", False),
         ("time of day", "受付は 9:30 に開く。", True),
         ("time of day", "終了15分前を過ぎたら入室できない。", False),
+        ("language", "score-api | 採点API | Go 1.22 | 2台", True),  # a component table's row
+        ("language", "集計バッチは Python と SQL で書く。", True),
+        ("language", "原典はポルトガル語で出版された。", True),
+        ("language", "Let's go over the grading rules first.", False),
+        ("language", "用語の定義は付録にまとめる。", False),
+        ("programming language", "The design documents are written in Japanese.", False),
     ],
 )
 def test_the_ways_notes_write_a_measure(measure, text, gives):
