@@ -147,6 +147,9 @@ _MEASURES: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
     "amount of money": (
         _asked(
             r"いくら(?!か|でも)|何円|\bprices?\b|\bwhat (?:does|do|did) .*\bcost\b"
+            # the fee, fine or tuition a "what is" asks for ("is it fine to …" asks none)
+            r"|\bwhat(?:'s| is| are| was| were)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}"
+            r"(?:fees?|fines?|tuition)\b"
             r"|\bhow much (?:does|do|did|will|would|is|are)\b.*\bcosts?\b"
         ),
         _written(

@@ -389,6 +389,7 @@ def test_the_ways_notes_give_the_weekday_a_class_meets(text, slot):
         ("How often is the cache flushed?", "frequency"),
         ("コピー機は1枚いくらで使えますか", "amount of money"),
         ("How much does the campus parking permit cost?", "amount of money"),
+        ("What is the late fee for a lost lab key?", "amount of money"),
         ("実験には何人参加しましたか", "count of people"),
         ("How many students passed the oral exam?", "count of people"),
         ("認証は何回まで失敗できる？", "count of times"),
@@ -404,6 +405,8 @@ def test_the_ways_notes_give_the_weekday_a_class_meets(text, slot):
         # a question word that asks for no measure
         ("課題はいくらでも提出し直せますか？", ""),  # いくらでも: as often as you like
         ("Which cost model does the optimizer use?", ""),
+        ("Is it fine to hand in the report by e-mail?", ""),
+        ("When staff waive a fine, which field is required?", ""),
         ("What time slice does a thread get?", ""),
         ("何回目の授業で扱いますか？", ""),  # 何回目 asks which lecture
         ("辞書には何語くらい入っていますか？", ""),  # 何語くらい counts words
