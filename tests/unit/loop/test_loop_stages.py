@@ -11,7 +11,7 @@ from services.common.errors import InvalidInput
 from services.common.events import QuestionAsked, SessionState
 from services.common.kafka_io import now_ms
 from services.direct import DirectLoop
-from services.librarian.stages import evaluate, strategy_for
+from services.librarian.stages import evaluate, section_heading, strategy_for
 from services.professor import stages as professor
 from services.searcher.stages import search_step
 from topics.registry import ANSWERS, SEARCH_REQUESTS, SEARCH_RESULTS, SEARCH_SESSIONS
@@ -237,6 +237,21 @@ def test_the_answer_step_reads_each_pieces_section_heading(engine_for, memory_se
     DirectLoop(engine, memory_search(CHUNKS), lambda record: None).run(question())
     sections = {p.heading for p in received}
     assert sections == {"section of c1", "section of c3"}
+
+
+@pytest.mark.parametrize(
+    "path, heading",
+    [
+        ((), ""),
+        (("第3回 講義ノート", "スケジューラの種類"), "スケジューラの種類"),  # says what it is about
+        # a part's label says what it is only with the heading above it
+        (("ADR-0004 予約の並び順は抽選にする", "理由"), "ADR-0004 予約の並び順は抽選にする > 理由"),
+        (("Lab 11 report", "Rules"), "Lab 11 report > Rules"),
+        (("決定",), "決定"),
+    ],
+)
+def test_a_sections_label_is_read_with_the_heading_above_it(path, heading):
+    assert section_heading(path) == heading
 
 
 def test_direct_loop_stops_at_max_iterations_with_an_honest_insufficient(engine_for, memory_search):
