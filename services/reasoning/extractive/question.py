@@ -220,8 +220,13 @@ _MEASURES: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
     "programming language": (
         _asked(
             r"(?:何|どの|どんな)の?(?:実装|開発|プログラミング)言語"
-            r"|(?:実装|開発|プログラミング)言語(?:は|って|を)"
+            r"|(?:実装|開発|プログラミング)言語(?:は|って|を)|言語で(?:実装|開発|作られ)"
             r"|\b(?:what|which) programming languages?\b"
+            # asked of software, a language is a programming one ("the paper is written in")
+            r"|(?:サービス|サーバ|アプリ|ツール|ライブラリ|コンポーネント|ゲートウェイ|ワーカー|スクリプト)"
+            r"\S*(?:何|どの)の?言語"
+            r"|\b(?:what|which) languages?\b.*\b(?:service|server|app|application|tool|library"
+            r"|component|gateway|worker|backend|frontend|client|script|program|implemented|coded)\b"
         ),
         re.compile(_PROGRAMMING_LANGUAGE),
     ),

@@ -397,9 +397,12 @@ def test_the_ways_notes_give_the_weekday_a_class_meets(text, slot):
         ("What time does the reading room open?", "time of day"),
         ("合格するには何割取ればいい？", "share"),
         ("アップロードできるファイルは何MBまで？", "size in bytes"),
-        ("採点サーバは何の言語で書かれていますか", "language"),
+        ("採点サーバは何の言語で書かれていますか", "programming language"),  # of software
         ("Which programming languages can we submit in?", "programming language"),
         ("v2 で提出できるプログラミング言語は？", "programming language"),
+        ("What language is the booking service written in?", "programming language"),
+        ("通知ワーカーは何の言語で実装されていますか", "programming language"),
+        ("What language is the exam paper written in?", "language"),  # no software
         ("プログラミング言語によって採点時間は違いますか", ""),
         ("この論文はもともと何語で書かれた？", "language"),
         # a question word that asks for no measure
