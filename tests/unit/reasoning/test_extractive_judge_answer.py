@@ -232,7 +232,12 @@ GATEWAY_LANGUAGE = f"{GATEWAY}通知ゲートウェイは Rust で書かれて�
         ),
         ("小テストは何回まで受け直せますか？", "count of times", QUIZ_RULES, QUIZ_RETRIES),
         # a language: the sentence about the component is no answer to what it is written in
-        ("通知ゲートウェイは何の言語で書かれていますか？", "language", GATEWAY, GATEWAY_LANGUAGE),
+        (
+            "通知ゲートウェイは何の言語で書かれていますか？",
+            "programming language",
+            GATEWAY,
+            GATEWAY_LANGUAGE,
+        ),
     ],
 )
 def test_what_a_question_asks_for_by_its_form_must_be_given(
