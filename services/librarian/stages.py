@@ -175,8 +175,8 @@ def _is_label(heading: str) -> bool:
 
 
 def candidate_passages(result: SearchResult) -> list[Passage]:
-    """What the engine sees of a search's candidates: temp index, text, section, ranks.
-    The innermost heading: a lecture's title would speak for every section under it."""
+    """What the engine sees of a search's candidates: temp index, text, section
+    (``section_heading``), ranks."""
     return [
         Passage(
             c.temp_index,
