@@ -28,7 +28,6 @@ from services.reasoning.extractive.question import (
     wants_of,
 )
 from services.reasoning.extractive.scoring import FEATURES, Scored, UnitScorer
-from services.reasoning.extractive.text import detect_language
 from services.reasoning.llm import Finding, Judgement, Passage, PlannedTask
 
 # Logistic weights of the sufficiency decision (``sufficiency_features``), and the bias.
@@ -49,14 +48,6 @@ SUFFICIENCY_WEIGHTS = {
     "min_gap": -1.42,
 }
 SUFFICIENCY_BIAS = -2.80
-# A best unit in the other script (English notes for a Japanese question, a code line) is
-# read by the soft, translation-aware cover that stands in for the exact-term signals
-# (``scoring.py``), and those read lower than the same words matched exactly: right best
-# units were refused (a Japanese question on a tool's version, over the Makefile line that
-# pins it). Such a decision gets this much more log-odds. Measured against none on the
-# nineteen sets, answers gained / lost: 0.5 +6 / −2, 1.0 +14 / −5 (gains on nine sets),
-# 1.5 +14 / −7 (three and four of the losses unanswerable near misses taken for answers).
-ACROSS_SCRIPTS_BONUS = 1.0
 
 
 def sufficiency_features(logits: np.ndarray, signals: np.ndarray) -> dict[str, float]:
@@ -80,16 +71,15 @@ def sufficiency_features(logits: np.ndarray, signals: np.ndarray) -> dict[str, f
     }
 
 
-def sufficient(ranked: Sequence[Scored], across_scripts: bool = False) -> bool:
-    """Do these candidates answer the task? (every unit of them, scored for it;
-    ``across_scripts`` when the best is written in another language than the task)"""
+def sufficient(ranked: Sequence[Scored]) -> bool:
+    """Do these candidates answer the task? (every unit of them, scored for it)"""
     if not ranked:
         return False
     values = sufficiency_features(
         np.array([s.logit for s in ranked]), np.array([s.signals.vector() for s in ranked])
     )
     z = SUFFICIENCY_BIAS + sum(w * values[name] for name, w in SUFFICIENCY_WEIGHTS.items())
-    return z + (ACROSS_SCRIPTS_BONUS if across_scripts else 0.0) >= 0.0
+    return z >= 0.0
 
 
 class Judge:
@@ -130,7 +120,7 @@ class Judge:
                 notes.append(f"{task.task_id} not satisfied: no passage names {', '.join(unnamed)}")
             elif top and (lacking := _lacking(task.description, top)):
                 notes.append(f"{task.task_id} not satisfied: best [{top.index}] gives no {lacking}")
-            elif top and sufficient(ranked.get(task.task_id, []), _across_scripts(task, top)):
+            elif top and sufficient(ranked.get(task.task_id, [])):
                 satisfied.append(task.task_id)
                 notes.append(f"{task.task_id} satisfied by [{top.index}] (score {top.score:.2f})")
             elif top:
@@ -143,11 +133,6 @@ class Judge:
                 notes.append(f"{task.task_id} not satisfied: no passage")
         reason = f"{len(satisfied)}/{len(tasks)} tasks satisfied. " + "; ".join(notes)
         return Judgement(findings=findings, satisfied_task_ids=satisfied, reason=reason)
-
-
-def _across_scripts(task: PlannedTask, top: Scored) -> bool:
-    """The best unit is in another language than the task, as the scorer tells them."""
-    return detect_language(top.unit.text) != detect_language(task.description)
 
 
 def _lacking(question: str, top: Scored) -> str:
