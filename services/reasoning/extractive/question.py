@@ -125,6 +125,8 @@ def _asked(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.I)
 
 
+# A programming language's name as notes write it: case-sensitive, so that the verb "go" and
+# a lone "c" or "r" in a sentence name none, and not inside a longer token (C-style, R2).
 _PROGRAMMING_LANGUAGE = (
     r"(?<![\w.+#-])(?:Go|Golang|Python|Rust|Java|Kotlin|Scala|Swift|Ruby|PHP|Perl|Lua|Julia"
     r"|Haskell|OCaml|Elixir|Erlang|Clojure|Dart|Zig|Fortran|COBOL|MATLAB|TypeScript"
