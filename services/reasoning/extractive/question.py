@@ -125,12 +125,15 @@ def _asked(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.I)
 
 
-# A programming language's name as notes write it: case-sensitive, so that the verb "go" and
-# a lone "c" or "r" in a sentence name none, and not inside a longer token (C-style, R2).
+# A programming language's name as notes write it: case-sensitive, so that the verb "go"
+# names none, and not inside a longer Latin token (C-style, R2). Japanese text runs into a
+# name without a space (Pythonで実装), so ASCII bounds it; a lone C or R must stand apart,
+# since one runs into Japanese as a label too (Cモード, Rチーム), but for C言語.
 _PROGRAMMING_LANGUAGE = (
-    r"(?<![\w.+#-])(?:Go|Golang|Python|Rust|Java|Kotlin|Scala|Swift|Ruby|PHP|Perl|Lua|Julia"
-    r"|Haskell|OCaml|Elixir|Erlang|Clojure|Dart|Zig|Fortran|COBOL|MATLAB|TypeScript"
-    r"|JavaScript|Node\.js|C\+\+|C#|C|R|SQL|Bash)(?![\w+#-])"
+    r"(?<![A-Za-z0-9_.+#-])(?:Go|Golang|Python|Rust|Java|Kotlin|Scala|Swift|Ruby|PHP|Perl|Lua"
+    r"|Julia|Haskell|OCaml|Elixir|Erlang|Clojure|Dart|Zig|Fortran|COBOL|MATLAB|TypeScript"
+    r"|JavaScript|Node\.js|C\+\+|C#|SQL|Bash)(?![A-Za-z0-9_+#-])"
+    r"|(?<![A-Za-z0-9_.+#-])[CR]言語|(?<![\w.+#-])[CR](?![\w+#-])"
 )
 # In the order they are tried: how often first, since 何分ごと asks a frequency and 何分 a
 # length of time.

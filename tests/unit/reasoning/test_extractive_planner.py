@@ -448,6 +448,9 @@ def test_the_kind_of_measure_a_question_asks_for(question, measure):
         ("language", "Let's go over the grading rules first.", False),
         ("language", "用語の定義は付録にまとめる。", False),
         ("programming language", "The design documents are written in Japanese.", False),
+        ("programming language", "採点サーバはGoで実装し、集計はPythonで書く。", True),  # no spaces
+        ("programming language", "課題はC言語で書くこと。", True),
+        ("programming language", "形態素解析器は Cモードで分割する。", False),  # a mode, not C
     ],
 )
 def test_the_ways_notes_write_a_measure(measure, text, gives):
