@@ -187,6 +187,7 @@ class SearchResult:
     state: LoopState
     focus_task_ids: list[str] = field(default_factory=list)
     failure: str = ""  # the searcher failed on the request every time: no candidates
+    nearest: float = -1.0  # cosine of the vector query to the nearest unseen chunk; -1: none
 
 
 @dataclass(frozen=True)
@@ -203,6 +204,7 @@ class Evaluation:
     next_vector_query: str = ""
     failure: str = ""  # the iteration could not be evaluated: the session ends FAILED
     failed_stage: str = ""  # with failure: the step whose stage failed (else the engine did)
+    stop_reason: str = ""  # the librarian ends the loop now (off_topic): answer, search no more
 
 
 @dataclass(frozen=True)

@@ -317,7 +317,9 @@ def conduct(
         f" {ev.route} ({ev.route_reason})",
         now_ms,
     )
-    if ev.route == "CONTINUE":
+    if ev.stop_reason:
+        stop_reason = ev.stop_reason  # the librarian ended the loop (off_topic)
+    elif ev.route == "CONTINUE":
         if done < plan.max_iterations and now_ms < plan.deadline_ms:
             request = SearchRequest(
                 session_id=ev.session_id,

@@ -82,7 +82,8 @@ def to_hits(outcome: physical.SearchOutcome) -> Hits:
         )
         for i, c in enumerate(outcome.candidates)
     ]
-    return Hits(candidates, outcome.k, outcome.n_scope, outcome.n_excluded)
+    nearest = -1.0 if outcome.nearest is None else float(outcome.nearest)
+    return Hits(candidates, outcome.k, outcome.n_scope, outcome.n_excluded, nearest)
 
 
 @contextmanager

@@ -102,6 +102,9 @@ class SearchOutcome:
     n_excluded: int  # of those, already seen in this session
     vector_path: str | None = None  # exact | hnsw | hnsw+exact, when vector retrieval ran
     ef_search: int | None = None
+    # cosine of the vector query to the nearest chunk in scope not yet seen (the vector
+    # list's first hit), when vector retrieval ran: how near the materials come to the topic
+    nearest: float | None = None
 
 
 def validate(query: SearchQuery) -> None:
@@ -369,6 +372,7 @@ def _search(
     if dense is not None:
         lists["vector"] = dense.hits
         outcome.vector_path, outcome.ef_search = dense.path, dense.ef_search
+        outcome.nearest = dense.hits[0].score if dense.hits else None
     if query.mode == "hybrid" and fusion.weights.get("chars", 0.0) > 0:
         spans = literal_spans([*_lexical_texts(query), query.vector_query])
         found = chars_search(conn, scope, spans, n_scope, CHARS_CAP)

@@ -30,6 +30,7 @@ class Hits:
     k: int
     n_scope: int
     n_excluded: int
+    nearest: float = -1.0  # the vector list's first cosine; -1 when no vector search ran
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,7 @@ def search_step(
         retry=retry,
         state=req.state,
         focus_task_ids=req.focus_task_ids,
+        nearest=hits.nearest,
     )
     new_state = SessionState(
         session_id=req.session_id,

@@ -19,6 +19,11 @@ a gold passage was among the passages the answer step received, how often one ho
 gold key was (overall and per type: whether the search or the answer step lost a
 question), and where in a right answer its gold key starts (a reader should meet the
 answer first, not after context).
+
+A course folder is also asked the questions of ``off_topic.txt``: general knowledge no
+course here covers (photosynthesis, Hamlet, game theory), which must end INSUFFICIENT. The
+sets' own unanswerable questions are near misses (the notes give the default where the
+upper limit is asked); a student also asks about things the course never mentions.
 """
 
 from __future__ import annotations
@@ -49,6 +54,10 @@ from tools.evaluation.ingest_path import ingest_files, read_files, stored_form_v
 from tools.evaluation.retrieval import EVAL_USER, load_dataset, store_dataset
 
 console = Console(stderr=True)
+
+# Questions on topics none of the course sets covers, in both languages; written for this
+# project, asked of every course folder's subject.
+OFF_TOPIC = Path(__file__).with_name("off_topic.txt")
 
 
 @dataclass(frozen=True)
@@ -227,6 +236,22 @@ def summarise(outcomes: list[Outcome]) -> dict:
     }
 
 
+def ask_off_topic(loop, subject_id: str, progress: Progress) -> dict:
+    """Ask the subject ``OFF_TOPIC``'s questions: the share refused, and those answered."""
+    questions = [q for q in OFF_TOPIC.read_text(encoding="utf-8").splitlines() if q.strip()]
+    task = progress.add_task("off topic", total=len(questions))
+    answered = []
+    for question in questions:
+        if loop.run(question_event(subject_id, EVAL_USER, question))[-1].status == "ANSWERED":
+            answered.append(question)
+        progress.advance(task)
+    return {
+        "asked": len(questions),
+        "refused": round(1 - len(answered) / len(questions), 4),
+        "answered": answered,
+    }
+
+
 def run_answer_eval(
     dataset_dir: str,
     limit: int = 0,
@@ -278,6 +303,11 @@ def run_answer_eval(
                     }
                 )
                 progress.advance(task)
+            off_topic = (
+                ask_off_topic(loop, stored.subject_id, progress)
+                if (folder / "materials").is_dir()
+                else None
+            )
     finally:
         close()
     report = write_report(
@@ -291,6 +321,7 @@ def run_answer_eval(
             "scoring": "strict: ANSWERED + a gold key in the answer text + a cited gold material;"
             " unanswerable: INSUFFICIENT",
             **summarise(outcomes),
+            **({"off_topic": off_topic} if off_topic else {}),
         },
     )
     Path(out).with_suffix(".details.jsonl").write_text(

@@ -150,6 +150,10 @@ def test_exactly_k_rows_matching_exact_search_under_heavy_exclusion(
     assert [c.chunk_id for c in outcome.candidates] == expected
     assert outcome.n_scope == 150 and outcome.n_excluded == n_seen
     assert outcome.vector_path in paths
+    # how near the materials come: the nearest unseen chunk's cosine (halfvec precision)
+    assert outcome.nearest == pytest.approx(
+        float(vectors[ids.index(expected[0])] @ query), abs=1e-3
+    )
     # asking for 50 returns min(50, eligible): with 120 seen, all 30 left, never more
     outcome = search(
         db_conn,

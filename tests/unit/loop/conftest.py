@@ -69,6 +69,7 @@ class MemorySearch:
 
     chunks: list[tuple[str, str, str]]
     orders: list[Order] = field(default_factory=list)
+    nearest: float = -1.0  # what it reports of the nearest chunk (-1: no vector search)
 
     def __call__(self, order: Order) -> Hits:
         self.orders.append(order)
@@ -94,7 +95,7 @@ class MemorySearch:
             )
             for i, (cid, mid, text) in enumerate(hits)
         ]
-        return Hits(candidates, k, len(self.chunks), len(order.seen_ids))
+        return Hits(candidates, k, len(self.chunks), len(order.seen_ids), self.nearest)
 
 
 import pytest  # noqa: E402

@@ -272,6 +272,40 @@ def test_direct_loop_stops_at_max_iterations_with_an_honest_insufficient(engine_
     assert "missing" in final.answer and records[-1].status == "INSUFFICIENT"
 
 
+def test_a_question_nowhere_near_the_materials_ends_insufficient_after_one_search(
+    engine_for, memory_search
+):
+    engine = engine_for({"t1": "quark"})
+    search = memory_search(CHUNKS, nearest=0.12)
+    records = []
+    final = DirectLoop(engine, search, records.append).run(question("what is a quark?"))[-1]
+    assert (final.status, final.stop_reason, final.iterations) == ("INSUFFICIENT", "off_topic", 1)
+    assert len(search.orders) == 1 and records[-1].status == "INSUFFICIENT"
+    # near enough, or no vector search to tell: the loop looks further, as before
+    for nearest in (0.4, -1.0):
+        far = memory_search(CHUNKS, nearest=nearest)
+        final = DirectLoop(engine, far, records.append).run(question("what is a quark?"))[-1]
+        assert final.stop_reason == "max_iterations" and len(far.orders) > 1
+
+
+def test_a_short_question_whose_words_the_notes_hold_is_not_off_topic(engine_for, memory_search):
+    # a few words embed far from any passage, yet a passage holds them: answered
+    engine = engine_for({"t1": "median"})
+    search = memory_search(CHUNKS, nearest=0.12)
+    final = DirectLoop(engine, search, lambda r: None).run(question("median?"))[-1]
+    assert final.status == "ANSWERED"
+
+
+def test_the_first_of_several_tasks_far_from_the_materials_does_not_end_the_loop(
+    engine_for, memory_search
+):
+    # iteration 0 searches the first task alone: that part may be the one the notes lack
+    engine = engine_for({"t1": "quark", "t2": "median"})
+    search = memory_search(CHUNKS, nearest=0.12)
+    final = DirectLoop(engine, search, lambda r: None).run(question("quarks and medians?"))[-1]
+    assert final.stop_reason != "off_topic" and len(search.orders) > 1
+
+
 def test_a_question_answered_in_part_is_answered_saying_what_is_missing(engine_for, memory_search):
     engine = engine_for({"t1": "median", "t2": "quark"})
     told = []
@@ -413,3 +447,29 @@ def test_direct_loop_gives_the_librarian_stage_its_own_engine(engine_for, memory
     final = loop.run(question("what is the median?"))[-1]
     assert final.status == "ANSWERED"
     assert judged == ["librarian"]  # the iteration was judged by the librarian's engine
+
+
+def test_eval_answers_reports_the_off_topic_questions_a_subject_answers(
+    engine_for, memory_search, tmp_path, monkeypatch
+):
+    from rich.progress import Progress
+
+    from tools.evaluation import answers
+
+    questions = tmp_path / "off_topic.txt"
+    questions.write_text("what is a quark?\n\nwhat is a median?\n", encoding="utf-8")
+    monkeypatch.setattr(answers, "OFF_TOPIC", questions)
+    # the notes hold "quark" nowhere and the nearest chunk is far: refused at once; a
+    # question the notes half match is answered, and reported
+    engine = engine_for({"t1": "quark"})
+    near_median = engine_for({"t1": "median"})
+
+    class Loop:
+        def run(self, asked):
+            chosen = near_median if "median" in asked.question else engine
+            search = memory_search(CHUNKS, nearest=0.1)
+            return DirectLoop(chosen, search, lambda r: None).run(asked)
+
+    with Progress(disable=True) as progress:
+        report = answers.ask_off_topic(Loop(), "stats", progress)
+    assert report == {"asked": 2, "refused": 0.5, "answered": ["what is a median?"]}
