@@ -23,7 +23,8 @@ answer first, not after context).
 A course folder is also asked the questions of ``off_topic.txt``: general knowledge no
 course here covers (photosynthesis, Hamlet, game theory), which must end INSUFFICIENT. The
 sets' own unanswerable questions are near misses (the notes give the default where the
-upper limit is asked); a student also asks about things the course never mentions.
+upper limit is asked); a student also asks about things the course never mentions. (A
+course on biology or literature would rightly answer some of them.)
 """
 
 from __future__ import annotations
@@ -236,9 +237,11 @@ def summarise(outcomes: list[Outcome]) -> dict:
     }
 
 
-def ask_off_topic(loop, subject_id: str, progress: Progress) -> dict:
+def ask_off_topic(loop, subject_id: str, progress: Progress) -> dict | None:
     """Ask the subject ``OFF_TOPIC``'s questions: the share refused, and those answered."""
     questions = [q for q in OFF_TOPIC.read_text(encoding="utf-8").splitlines() if q.strip()]
+    if not questions:
+        return None
     task = progress.add_task("off topic", total=len(questions))
     answered = []
     for question in questions:
