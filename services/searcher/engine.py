@@ -392,7 +392,7 @@ def _search(
     else:
         chosen = fused[:pool]
     seated = dense_best(fused, lists, k) if query.retry > 0 else None
-    if seated is not None and seated not in chosen:
+    if seated is not None and all(f.key != seated.key for f in chosen):
         chosen = [*chosen, seated]
     candidates, terms_of = _candidates(conn, scope, chosen)
     if reranking:
@@ -427,7 +427,7 @@ def dense_best(fused: list[Fused], lists: dict[str, list[Hit]], k: int) -> Fused
     return next((f for f in fused if f.key == best), None)
 
 
-def with_seat(candidates: list[Candidate], seated, k: int) -> list[Candidate]:
+def with_seat(candidates: list[Candidate], seated: uuid.UUID | None, k: int) -> list[Candidate]:
     """The first k candidates, the last of them given up to ``seated`` if it is not among
     them."""
     head = candidates[:k]
