@@ -8,6 +8,7 @@ dependency that is down is not a crash: the runners wait it out.
 
 from __future__ import annotations
 
+import faulthandler
 import logging
 import signal
 import sys
@@ -46,7 +47,12 @@ def run_runners(runners: Sequence[Runner], stop: threading.Event) -> None:
     for t in threads:
         t.start()
     for t in threads:
-        t.join()
+        # Never an untimed join: Python runs signal handlers in the main thread only, and a
+        # SIGTERM the kernel hands to another thread does not wake a main thread blocked in
+        # one, so the stop would wait for the next wake-up (seen: a scaled-in searcher
+        # that ignored its SIGTERM for 60 s).
+        while t.is_alive():
+            t.join(0.5)
     if failures:
         raise failures[0]
 
@@ -59,6 +65,8 @@ def main(name: str, run: Callable[[threading.Event], None]) -> None:
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
+    # `kill -USR1 <pid>`: every thread's stack on stderr, for a service that seems stuck
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
     runtime = RuntimeSettings()
     limit_blas_threads(runtime.blas_threads)
     reporter = health.start(
