@@ -122,9 +122,19 @@ class Fleet:
         member.proc.send_signal(signal.SIGKILL)
         member.proc.wait(timeout=30)
 
-    def stop(self, member: Member, timeout: float = 30) -> int:
-        member.proc.terminate()
-        return member.proc.wait(timeout=timeout)
+    def exit_code(self, member: Member, timeout: float = 60) -> int:
+        """The exit code of a member already sent SIGTERM. One still running after
+        ``timeout`` dumps its threads' stacks into its log (SIGUSR1, see
+        ``services.common.service``), and the scenario fails showing them."""
+        try:
+            return member.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            member.proc.send_signal(signal.SIGUSR1)
+            time.sleep(1)
+            raise RuntimeError(
+                f"{member.service}-{member.instance} still running {timeout:.0f} s after "
+                f"SIGTERM; the end of its log:\n{member.log_tail(150)}"
+            ) from None
 
     def stop_all(self) -> None:
         for member in self.running():

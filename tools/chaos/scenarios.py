@@ -557,7 +557,7 @@ def scale_out_in(stack: Stack, sessions: int = 30) -> ScenarioResult:
                 m.proc.terminate()
             handover = {}
             for s, m in first.items():
-                code = m.proc.wait(timeout=60)
+                code = fleet.exit_code(m)
                 taken = wait_until(
                     lambda s=s: _took_all(second[s], s, stopped_at, partitions[s]),
                     60,
