@@ -296,13 +296,45 @@ def test_a_short_question_whose_words_the_notes_hold_is_not_off_topic(engine_for
     assert final.status == "ANSWERED"
 
 
-def test_the_first_of_several_tasks_far_from_the_materials_does_not_end_the_loop(
+def test_a_first_task_far_from_the_materials_ends_the_loop_for_the_whole_question(
     engine_for, memory_search
 ):
-    # iteration 0 searches the first task alone: that part may be the one the notes lack
+    # iteration 0 searches the first task alone: it names the topic, the later ones ask of it
     engine = engine_for({"t1": "quark", "t2": "median"})
     search = memory_search(CHUNKS, nearest=0.12)
-    final = DirectLoop(engine, search, lambda r: None).run(question("quarks and medians?"))[-1]
+    final = DirectLoop(engine, search, lambda r: None).run(question("quarks, and medians?"))[-1]
+    assert (final.status, final.stop_reason, final.iterations) == ("INSUFFICIENT", "off_topic", 1)
+    assert len(search.orders) == 1
+
+
+def test_a_later_task_the_notes_lack_leaves_the_loop_to_look_further(engine_for, memory_search):
+    # only the searched task's keywords count: the notes hold the first one's
+    engine = engine_for({"t1": "median", "t2": "quark"})
+    search = memory_search(CHUNKS, nearest=0.12)
+    final = DirectLoop(engine, search, lambda r: None).run(
+        question("medians and quarks?", max_iterations=2)
+    )[-1]
+    assert final.stop_reason != "off_topic" and len(search.orders) > 1
+
+
+def test_a_first_task_of_several_with_a_word_the_notes_hold_is_not_off_topic(
+    engine_for, memory_search
+):
+    # the first task often holds a frame beside its topic (何という名前で, いま): of several
+    # tasks, a first one is off topic only when the notes hold none of its keywords
+    class Framed(engine_for):
+        def plan(self, question):
+            draft = super().plan(question)
+            # searched as "quark middle" and as its description, which finds the median
+            first = dataclasses.replace(
+                draft.tasks[0], description="middle", keywords=["quark", "middle"]
+            )
+            return dataclasses.replace(draft, tasks=[first, *draft.tasks[1:]])
+
+    search = memory_search(CHUNKS, nearest=0.12)
+    final = DirectLoop(Framed({"t1": "quark", "t2": "median"}), search, lambda r: None).run(
+        question("the middle of a quark, and medians?", max_iterations=2)
+    )[-1]
     assert final.stop_reason != "off_topic" and len(search.orders) > 1
 
 
