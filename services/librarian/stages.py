@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from services.common.events import Evaluation, Evidence, SearchResult, TaskStatus
 from services.common.stage_runner import Emit
-from services.common.text import JAPANESE, lexical_terms
+from services.common.text import JAPANESE, chunk_terms, lexical_terms
 from services.reasoning.fallback import REASON_CHARS, recording
 from services.reasoning.llm import LLMEngine, Passage, PlannedTask
 from topics.registry import EVALUATIONS
@@ -199,7 +199,7 @@ def unheard_keywords(
 ) -> list[str]:
     """The tasks' keywords that no candidate holds whole (every term of it in one chunk);
     with ``every``, none unless all of them are unheard."""
-    held = [set(lexical_terms(f"{' '.join(c.heading_path)} {c.text}")) for c in result.candidates]
+    held = [set(chunk_terms(c.heading_path, c.text)) for c in result.candidates]
     named = dict.fromkeys(k for t in tasks for k in t.keywords)
     keywords = {k: terms for k in named if (terms := set(lexical_terms(k)))}
     unheard = [k for k, terms in keywords.items() if not any(terms <= chunk for chunk in held)]
