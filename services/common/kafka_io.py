@@ -150,8 +150,10 @@ def read_to_end(
 
     With read_committed the last offsets may be control records that are never
     delivered, so a partition is done once the consumer's position reaches its end.
-    An open transaction holds a partition back until it ends: ``give_up_after_s`` of
-    silence stops ops tools waiting; state restore passes None, as giving up would lose state.
+    A read_committed consumer's end is the last stable offset: an open transaction's first
+    message ends the reading there, without waiting for it (nor reading what others
+    committed after it). ``give_up_after_s`` of silence (a broker away) stops ops tools
+    waiting; state restore passes None, as giving up would lose state.
     """
     what = f"reading {topic}"
 

@@ -146,3 +146,68 @@ def test_a_restored_searcher_leaves_out_the_states_of_questions_answered_days_ag
 
     restored = restore_sessions(isolated_kafka, list(range(SEARCH_SESSIONS.partitions)))
     assert restored == {"running": running}
+
+
+def test_a_restore_reads_what_was_committed_before_a_transaction_left_open(isolated_kafka):
+    """An instance killed inside a transaction and never restarted leaves it open for the
+    transaction timeout (15 min). A searcher restoring meanwhile does not wait for it: it
+    reads the states committed before it, and none of the open one's."""
+    import threading
+
+    from services.common.events import SessionState
+    from services.common.kafka_io import Publisher, codec_for, make_producer, now_ms
+    from services.searcher.app import restore_sessions
+    from topics.registry import SEARCH_SESSIONS, full_name
+
+    topic = full_name(SEARCH_SESSIONS, isolated_kafka.eduanima_topic_prefix)
+    committed = SessionState("committed", ["c1"], 0, 0, now_ms())
+    publisher = Publisher(isolated_kafka)
+    publisher.publish(SEARCH_SESSIONS, committed.session_id, committed)
+    publisher.flush()
+    (partition,) = {m.partition() for m in _messages(isolated_kafka, topic)}
+
+    killed = make_producer(
+        isolated_kafka, transactional_id=f"{isolated_kafka.eduanima_topic_prefix}killed"
+    )
+    killed.init_transactions(30)
+    killed.begin_transaction()
+    uncommitted = SessionState("uncommitted", ["c2"], 1, 0, now_ms())
+    value = codec_for(isolated_kafka).encode(uncommitted, topic)
+    killed.produce(topic, key=b"uncommitted", value=value, partition=partition)
+    killed.flush(10)
+    try:
+        assert _written(isolated_kafka, topic, partition) == 2  # the open one is on the log
+        restored = []
+        restore = threading.Thread(
+            target=lambda: restored.append(restore_sessions(isolated_kafka, [partition]))
+        )
+        restore.start()
+        restore.join(60)
+        assert not restore.is_alive(), "the restore waited for the open transaction"
+        assert restored == [{"committed": committed}]
+    finally:
+        killed.abort_transaction(30)
+
+
+def _messages(settings, topic: str) -> list:
+    from services.common.kafka_io import make_consumer, read_to_end
+
+    consumer = make_consumer(settings, "restore-test-reader")
+    try:
+        return list(read_to_end(consumer, topic, give_up_after_s=10))
+    finally:
+        consumer.close()
+
+
+def _written(settings, topic: str, partition: int) -> int:
+    """Messages on the log, committed or not (what a read_uncommitted reader sees)."""
+    from confluent_kafka import TopicPartition
+
+    from services.common.kafka_io import make_consumer
+
+    uncommitted = {"isolation.level": "read_uncommitted"}
+    consumer = make_consumer(settings, "restore-test-log", **uncommitted)
+    try:
+        return consumer.get_watermark_offsets(TopicPartition(topic, partition), timeout=10)[1]
+    finally:
+        consumer.close()
