@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 
 from services.ingestor.chunking import Block
-from services.ingestor.parsing import HeadingStack, join_cjk_lines
+from services.ingestor.parsing import HeadingStack, image_text, join_cjk_lines
 from services.ingestor.webpage import parse_html
 
 ATX_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
@@ -24,7 +24,7 @@ def parse_markdown(text: str) -> tuple[str | None, list[Block]]:
     text = text[front.end() :] if front else text
     # a Marp deck's comments are its speaker notes; another page's are hidden from readers
     notes = front is not None and _MARP.search(front.group(0)) is not None
-    text = _links_inline(_TOC_MARKER.sub("", text))
+    text = _images_read(_without_contents(_links_inline(_TOC_MARKER.sub("", text))))
     text = _with_footnotes_inline(_html_blocks_read(_obsidian_read(text), notes))
     headings = HeadingStack()
     blocks: list[Block] = []
@@ -91,6 +91,12 @@ _MARP = re.compile(r"^marp:[ \t]*true[ \t]*$", re.M)
 # kramdown {:toc}): the rendered page shows the headings there, which the chunks have.
 _TOC_MARKER = re.compile(r"^ {0,3}(?:\[\[_?TOC_?\]\]|\[TOC\]|\{:toc\}|\* TOC)[ \t]*$", re.M | re.I)
 _MARKDOWN_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+")
+# A list item that is only a link to a heading of the same page ("- [2. ペルソナ](#2-ペルソナ)",
+# "   - 1.1 [目的](#11-目的)"): a line of a hand-written table of contents. Hand-written
+# ones lose a bracket now and then ("- 4.3 qdrant_service.py](#43-qdrant_servicepy)").
+_CONTENTS_ITEM = re.compile(
+    r"^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+(?:[\d.]+[ \t]+)?\[?[^\[\]\n]+\]\(#[^)\s]*\)[ \t]*$"
+)
 
 
 def _indented_code(lines: list[str], i: int, item_indent: int) -> tuple[str, int] | None:
@@ -282,6 +288,49 @@ def _links_inline(text: str) -> str:
         for line, is_prose in zip(lines, prose, strict=True)
         if not (is_prose and _LINK_DEFINITION.match(line))
     )
+
+
+def _without_contents(text: str) -> str:
+    """The text without its hand-written tables of contents: runs of two or more list items
+    that each only link to a heading of the page. Every entry names a section the page
+    holds under its own heading, so nothing is lost; kept, the list matches any question
+    about the page, and the engine quoted it as an answer (a list of every topic). HTML
+    pages lose theirs the same way (``webpage.py``: a ``nav``)."""
+    lines = text.split("\n")
+    prose = _prose_lines(lines)
+    entry = [
+        is_prose and _CONTENTS_ITEM.match(line) is not None
+        for line, is_prose in zip(lines, prose, strict=True)
+    ]
+    in_run = [
+        entry[i] and ((i > 0 and entry[i - 1]) or (i + 1 < len(lines) and entry[i + 1]))
+        for i in range(len(lines))
+    ]
+    return "\n".join(line for line, dropped in zip(lines, in_run, strict=True) if not dropped)
+
+
+_IMAGE = re.compile(r"!\[([^\]\n]*)\]\([^)\n]*\)([ \t]*)")
+_EMPTY_LINK = re.compile(r"\[\s*\]\([^)\n]*\)[ \t]*")
+
+
+def _images_read(text: str) -> str:
+    """Images as the HTML reader reads them (``image_text``): their alt text, or nothing when
+    it only names the file; a link left with no text (a badge's) goes too. Their paths
+    (doc/assets/agent_1.png) are no words of the page either."""
+    lines = text.split("\n")
+
+    def read(part: str) -> str:
+        return _EMPTY_LINK.sub("", _IMAGE.sub(_image_read, part))
+
+    return "\n".join(
+        _outside_code_spans(line, read) if is_prose and "![" in line else line
+        for line, is_prose in zip(lines, _prose_lines(lines), strict=True)
+    )
+
+
+def _image_read(m: re.Match) -> str:
+    said = image_text(m.group(1))
+    return said + m.group(2) if said else ""  # no gap left where nothing is said
 
 
 def _prose_lines(lines: list[str]) -> list[bool]:

@@ -23,6 +23,18 @@ _CJK_BREAK = re.compile(rf"(?<=[{_CJK}])[ \t]*\n[ \t]*(?=[{_CJK}])(?![・●○�
 
 
 _KANA = re.compile(r"[\u3041-\u309f\u30a0-\u30ff]")
+# An image's alt text that only names a file or an asset (lp.png, agent_lp, ReAct_fig):
+# what a tool filled in, not what a reader who cannot see the image is told of it.
+_ASSET_NAME = re.compile(
+    r"^(?:\S+\.(?:png|jpe?g|gif|svg|webp|bmp)|[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)+)$", re.I
+)
+
+
+def image_text(alt: str) -> str:
+    """What an image says in text: its alt text ("成績の内訳を示す円グラフ"), or nothing when
+    the alt text only names its file."""
+    alt = " ".join(alt.split())
+    return "" if _ASSET_NAME.match(alt) else alt
 
 
 def decode_text(data: bytes, filename: str) -> str:

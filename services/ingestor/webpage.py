@@ -8,7 +8,7 @@ import re
 from html.parser import HTMLParser
 
 from services.ingestor.chunking import Block
-from services.ingestor.parsing import HeadingStack, join_cjk_lines
+from services.ingestor.parsing import HeadingStack, image_text, join_cjk_lines
 
 # Page furniture (a site's menus and footer) is skipped with what holds no text.
 _SKIPPED = {
@@ -64,7 +64,6 @@ _SKIP_LINK = re.compile(r"skip", re.I)
 # ("行います1。"), and the note itself is read where the page prints it.
 _FURNITURE_ROLES = {"navigation", "search", "contentinfo", "doc-noteref", "doc-backlink"}
 _FURNITURE_CLASSES = {"headerlink", "linenodiv", "lineno", "CodeMirror-measure", "footer"}
-_FILE_NAME = re.compile(r"^\S+\.(?:png|jpe?g|gif|svg|webp|bmp)$", re.I)
 _LINE_BREAK = "\u2028"  # <br> survives whitespace collapsing as this, then becomes "\n"
 
 
@@ -200,8 +199,8 @@ class _HtmlToBlocks(HTMLParser):
             self._rows = []
         elif tag == "img":
             # what a reader who cannot see the image is told of it ("成績の内訳を示す円グラフ")
-            alt = _collapse(dict(attrs).get("alt") or "")
-            if alt and not _FILE_NAME.match(alt):
+            alt = image_text(_collapse(dict(attrs).get("alt") or ""))
+            if alt:
                 self._sink().append(f" {alt} ")
 
     def handle_endtag(self, tag: str) -> None:

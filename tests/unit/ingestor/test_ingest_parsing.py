@@ -342,6 +342,42 @@ def test_a_comment_outside_a_marp_deck_is_hidden_as_a_rendered_page_hides_it():
     assert [b.text for b in blocks] == ["Restart the gateway."]
 
 
+def test_a_hand_written_table_of_contents_is_no_text():
+    text = (
+        "# 講義ノート\n\n## 目次\n\n1. [概要](#1-概要)\n   - 1.1 [目的](#11-目的)\n"
+        "   - 1.2 構成](#12-構成)\n"
+        "2. [ペルソナ](#2-ペルソナ)\n\n## 1. 概要\n\n設計を繰り返す。\n\n"
+        "- [the course page](https://lms.example/c/1)\n- [その他](#その他)\n\n"
+        "```markdown\n- [a](#a)\n- [b](#b)\n```\n"
+    )
+    _, blocks = parse_markdown(text)
+    # the list of in-page links goes; a list with a link elsewhere and code stay
+    assert [b.text for b in blocks] == [
+        "設計を繰り返す。",
+        "- [the course page](https://lms.example/c/1)\n- [その他](#その他)",
+        "```markdown\n- [a](#a)\n- [b](#b)\n```",
+    ]
+
+
+def test_a_markdown_image_reads_as_its_alt_text_unless_that_only_names_its_file():
+    text = (
+        "# 設計\n\n![画面遷移の図](doc/assets/flow.png)\n\n![lp.png](doc/assets/lp.png)\n\n"
+        "![agent_lp](doc/assets/agent_1.png) 全体像。\n\n"
+        "[![build](https://img.shields.io/b.svg)](https://ci.example/x)"
+        " [![ci_status](https://img.shields.io/c.svg)](https://ci.example/y)\n\n"
+        "`![kept](in/code.png)`\n"
+    )
+    _, blocks = parse_markdown(text)
+    said = ["画面遷移の図", "全体像。", "[build](https://ci.example/x)", "`![kept](in/code.png)`"]
+    assert [b.text for b in blocks] == said
+
+
+def test_one_link_to_a_section_is_no_table_of_contents():
+    items = "- 提出方法は [提出](#提出) を見ること。\n- [提出](#提出)"
+    _, blocks = parse_markdown(f"# 課題\n\n{items}\n")
+    assert [b.text for b in blocks] == [items]
+
+
 def test_an_lms_pages_buttons_are_no_text():
     html = '<div role="main"><button title="完了">完了マークする</button><p>課題は3回。</p></div>'
     _, blocks = parse_html(html)
