@@ -1,4 +1,4 @@
-"""``eduanima run``, ``ask``, ``replay``, ``dlq``."""
+"""``eduanima run``, ``ask``, ``replay``, ``fence``, ``dlq``."""
 
 from __future__ import annotations
 
@@ -199,6 +199,33 @@ def register(app: typer.Typer) -> None:
             console.print(f"replay check: {len(mismatches)} difference(s)")
             if mismatches:
                 raise typer.Exit(1)
+
+    @app.command()
+    def fence(
+        stage: str = typer.Argument(
+            ..., help="ingestor, searcher, librarian, professor.plan or professor.conduct."
+        ),
+        instance: str = typer.Argument(
+            ..., help="The INSTANCE_ID of the instance gone for good (`eduanima status`)."
+        ),
+    ) -> None:
+        """Abort the transaction a stage instance killed for good left open.
+
+        Until the broker times it out (15 minutes), no reader gets past it and the
+        questions behind it wait; this ends it now, as the instance's restart would. A
+        running instance of that ID is fenced too, and restarts."""
+        from confluent_kafka import KafkaException
+
+        from services.common.settings import KafkaSettings
+        from tools.fence import fence as fence_instance
+
+        try:
+            fenced = fence_instance(KafkaSettings(), stage, instance)
+        except ValueError as exc:
+            raise fail(exc) from exc
+        except KafkaException as exc:  # the broker is away: nothing was fenced
+            raise fail(f"Kafka: {exc.args[0].str()}", code=1) from exc
+        console.print(f"fenced {fenced}: its open transaction, if any, is aborted")
 
     @dlq_app.command("list")
     def dlq_list(

@@ -129,6 +129,12 @@ TXN_STEP_S = 5.0
 STUCK_AFTER_S = TXN_STEP_S + 3.0
 
 
+def transactional_id(prefix: str, stage: str, instance_id: str) -> str:
+    """The transactional ID of one instance of a stage: the same across its restarts, so a
+    restart (or ``tools/fence.py``) aborts what the instance left open."""
+    return f"{prefix}{stage}-{instance_id}"
+
+
 class StageRunner(Generic[E]):
     """Runs one stage as a member of a consumer group until ``stop`` is set.
 
@@ -176,7 +182,7 @@ class StageRunner(Generic[E]):
         self.consumer = self._make_consumer()
         # Stable across restarts: init_transactions then aborts what a crashed predecessor
         # left open.
-        self.transactional_id = f"{self.prefix}{stage}-{settings.instance_id}"
+        self.transactional_id = transactional_id(self.prefix, stage, settings.instance_id)
         self._wedged: list[Producer] = []  # given up on, kept: a thread is still blocked in it
         self.producer, self._watchdog = self._make_producer()
         self._on_assign, self._on_abort, self._on_poison = on_assign, on_abort, on_poison

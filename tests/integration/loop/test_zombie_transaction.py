@@ -95,3 +95,49 @@ def test_instances_of_a_stage_get_their_own_stable_transactional_ids(monkeypatch
     assert first.transactional_id == again.transactional_id != second.transactional_id
     for r in (first, again, second):
         r.consumer.close()
+
+
+def test_fence_ends_the_transaction_of_an_instance_that_never_comes_back(
+    isolated_kafka, monkeypatch
+):
+    from confluent_kafka import KafkaException
+    from typer.testing import CliRunner
+
+    from services.cli import app as cli
+    from services.common.stage_runner import transactional_id
+
+    monkeypatch.setenv("KAFKA_BOOTSTRAP_SERVERS", isolated_kafka.kafka_bootstrap_servers)
+    monkeypatch.setenv("EDUANIMA_TOPIC_PREFIX", isolated_kafka.eduanima_topic_prefix)
+    topic = full_name(EVALUATIONS, isolated_kafka.eduanima_topic_prefix)
+    gone_id = transactional_id(isolated_kafka.eduanima_topic_prefix, "librarian", "gone-1")
+    gone = make_producer(isolated_kafka, transactional_id=gone_id)
+    gone.init_transactions(30)
+    gone.begin_transaction()
+    gone.produce(topic, key=b"s", value=b"half of a batch", partition=0)
+    gone.flush(10)
+    other = make_producer(
+        isolated_kafka, transactional_id=f"{isolated_kafka.eduanima_topic_prefix}other"
+    )
+    other.init_transactions(30)
+    other.begin_transaction()
+    other.produce(topic, key=b"t", value=b"committed later", partition=0)
+    other.commit_transaction(30)
+    assert visible(isolated_kafka, topic, wait_s=4) == [], "the open one should hold it back"
+
+    result = CliRunner().invoke(cli, ["fence", "librarian", "gone-1"])
+    assert result.exit_code == 0, result.output
+    assert gone_id in result.output
+    assert visible(isolated_kafka, topic, wait_s=10) == [b"committed later"]
+    with pytest.raises(KafkaException):  # the instance's producer is the one fenced
+        gone.commit_transaction(10)
+
+
+def test_fence_refuses_a_stage_that_does_not_exist(isolated_kafka, monkeypatch):
+    from typer.testing import CliRunner
+
+    from services.cli import app as cli
+
+    monkeypatch.setenv("KAFKA_BOOTSTRAP_SERVERS", isolated_kafka.kafka_bootstrap_servers)
+    result = CliRunner().invoke(cli, ["fence", "planner", "host-1"])
+    assert result.exit_code == 2
+    assert "unknown stage 'planner'" in result.output and "professor.plan" in result.output
