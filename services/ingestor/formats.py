@@ -27,6 +27,9 @@ class Format(StrEnum):
     DOCX = "docx"
     PPTX = "pptx"
     XLSX = "xlsx"
+    ODT = "odt"  # OpenDocument (LibreOffice): text, slides, spreadsheets
+    ODP = "odp"
+    ODS = "ods"
     NOTEBOOK = "ipynb"
     LATEX = "tex"
     CODE = "code"  # source and configuration files (source.py)
@@ -44,6 +47,9 @@ MIME_TYPES = {
     Format.DOCX: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
     Format.PPTX: "application/vnd.openxmlformats-officedocument.presentationml.presentation",
     Format.XLSX: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    Format.ODT: "application/vnd.oasis.opendocument.text",
+    Format.ODP: "application/vnd.oasis.opendocument.presentation",
+    Format.ODS: "application/vnd.oasis.opendocument.spreadsheet",
     Format.NOTEBOOK: "application/x-ipynb+json",
     Format.LATEX: "application/x-tex",
     Format.CODE: "text/plain",
@@ -97,6 +103,9 @@ _EXTENSIONS = {
     ".docx": Format.DOCX,
     ".pptx": Format.PPTX,
     ".xlsx": Format.XLSX,
+    ".odt": Format.ODT,
+    ".odp": Format.ODP,
+    ".ods": Format.ODS,
     ".ipynb": Format.NOTEBOOK,
     ".tex": Format.LATEX,
     ".ltx": Format.LATEX,
@@ -143,9 +152,15 @@ _OFFICE_PARTS = {
 }
 # Any other ZIP is a container people upload by mistake; the refusal says what to do.
 _OTHER_ZIP = "a ZIP archive; upload the files inside it one by one"
+# OpenDocument says what it is in a first entry named "mimetype", as EPUB does.
+_OPEN_DOCUMENTS = {
+    b"application/vnd.oasis.opendocument.text": Format.ODT,
+    b"application/vnd.oasis.opendocument.presentation": Format.ODP,
+    b"application/vnd.oasis.opendocument.spreadsheet": Format.ODS,
+}
 _ZIP_DOCUMENTS = {
-    b"application/vnd.oasis.opendocument": "an OpenDocument file (LibreOffice: .odt, .odp,"
-    " .ods); save it as .docx, .pptx or .xlsx, or export it to PDF",
+    b"application/vnd.oasis.opendocument": "an OpenDocument file of a kind other than text,"
+    " slides or a spreadsheet (a drawing, a formula); export it to PDF",
     b"application/epub+zip": "an EPUB book; export it to PDF",
 }
 _LEGACY_OFFICE = (
@@ -155,6 +170,7 @@ _LEGACY_OFFICE = (
 
 SUPPORTED = (
     "Markdown, plain text, HTML, PDF, Word (.docx), PowerPoint (.pptx), Excel (.xlsx),"
+    " OpenDocument (.odt, .odp, .ods),"
     " Jupyter notebooks (.ipynb), LaTeX (.tex), reStructuredText (.rst), source and"
     " configuration files (.py, .sql, .java, .yaml …), lecture captions (.vtt, .srt),"
     " PNG/JPEG/GIF/WebP images, CSV, Q/A JSONL; other UTF-8 text as plain text"
@@ -196,7 +212,7 @@ def detect_format(data: bytes, filename: str, mime_type: str = "") -> tuple[Form
         )
     if fmt is Format.PDF:
         raise InvalidInput(f"{filename!r} is named as a PDF but is not one (no %PDF- header)")
-    if fmt in (Format.DOCX, Format.PPTX, Format.XLSX):
+    if fmt in (Format.DOCX, Format.PPTX, Format.XLSX, Format.ODT, Format.ODP, Format.ODS):
         raise InvalidInput(f"{filename!r} is named as a .{fmt.value} but is not one (not a ZIP)")
     if fmt is Format.TEXT and _looks_like_html(data):
         fmt = Format.HTML
@@ -231,7 +247,7 @@ def _looks_binary(data: bytes) -> bool:
 
 
 def _office_format(data: bytes, filename: str) -> Format:
-    """A Word, PowerPoint or Excel file by the part inside it, or InvalidInput."""
+    """A Word, PowerPoint, Excel or OpenDocument file by what is inside it, or InvalidInput."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         names = set(archive.namelist())
@@ -241,6 +257,9 @@ def _office_format(data: bytes, filename: str) -> Format:
         raise InvalidInput(f"{filename!r} is a damaged ZIP container: {exc}") from exc
     for part, fmt in _OFFICE_PARTS.items():
         if part in names:
+            return fmt
+    for mime, fmt in _OPEN_DOCUMENTS.items():
+        if declared.strip() == mime:
             return fmt
     for mime, what in _ZIP_DOCUMENTS.items():
         if declared.startswith(mime):

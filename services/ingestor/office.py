@@ -58,7 +58,7 @@ from services.ingestor.qa import table_chunks
 
 _WORD_HEADING = re.compile(r"^(?:heading|見出し)\s*(\d)$", re.I)
 _WORD_CODE_STYLE = re.compile(r"code|preformatted|source|コード", re.I)
-_MONOSPACE = re.compile(r"courier|consolas|menlo|monaco|mono|ｺﾞｼｯｸ|ゴシック.*等幅|MS Gothic", re.I)
+MONOSPACE = re.compile(r"courier|consolas|menlo|monaco|mono|ｺﾞｼｯｸ|ゴシック.*等幅|MS Gothic", re.I)
 _HIRAGANA = re.compile(r"[\u3041-\u309f]")
 _BULLET_PLACEHOLDERS = {PP_PLACEHOLDER.BODY, PP_PLACEHOLDER.OBJECT}
 _DIAGRAM = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
@@ -98,6 +98,16 @@ def parse_docx(data: bytes, filename: str) -> tuple[str | None, list[Block]]:
     return document.core_properties.title or title, blocks
 
 
+def speaker_notes(text: str) -> list[str]:
+    """A slide's speaker notes as Markdown lines: what the teacher says, set apart from what
+    the slide shows (in its chunk) under a line that says so; none when they are blank."""
+    notes = _prose(text)
+    if not any(line.strip() for line in notes):
+        return []
+    marker = "発表者ノート：" if _written_in_japanese(notes) else "Speaker notes:"
+    return ["", marker, "", *notes, ""]
+
+
 def _written_in_japanese(lines: list[str]) -> bool:
     """Japanese sentences hold hiragana, however many English terms they name; English
     notes hold none, even where they name a Japanese term in kanji."""
@@ -122,11 +132,7 @@ def parse_pptx(data: bytes, filename: str) -> tuple[str | None, list[Block]]:
         for shape in sorted(body, key=lambda s: (s.top or 0, s.left or 0)):
             lines += _slide_shape(shape)
         if slide.has_notes_slide and slide.notes_slide.notes_text_frame is not None:
-            notes = _prose(slide.notes_slide.notes_text_frame.text)
-            if any(line.strip() for line in notes):
-                # what the teacher says, set apart from what the slide shows, in its chunk
-                marker = "発表者ノート：" if _written_in_japanese(notes) else "Speaker notes:"
-                lines += ["", marker, "", *notes, ""]
+            lines += speaker_notes(slide.notes_slide.notes_text_frame.text)
         _, slide_blocks = parse_markdown("\n".join(lines))
         blocks += [
             Block(b.text, b.heading_path, page=number) for b in slide_blocks if b.text.strip()
@@ -147,15 +153,7 @@ def parse_xlsx(data: bytes, filename: str, limits: ChunkLimits) -> tuple[str | N
             if sheet.sheet_state != "visible":
                 continue  # a hidden sheet is the author's (a TA's notes, lookups)
             where = f"{filename} (sheet {sheet.title!r})"
-            notes: list[Block] = []  # lines of notes, one to a row, packed together
-            for part, rows in _sheet_parts(sheet):
-                heading = (sheet.title, *part)
-                if not _tabular(rows):
-                    notes += [Block(c, heading) for row in rows for c in row if c]
-                    continue
-                chunks += chunk_blocks(notes, limits) + table_chunks(rows, where, limits, heading)
-                notes = []
-            chunks += chunk_blocks(notes, limits)
+            chunks += sheet_chunks(_sheet_rows(sheet), sheet.title, where, limits)
         return workbook.properties.title or None, [
             dataclasses.replace(chunk, ordinal=n) for n, chunk in enumerate(chunks)
         ]
@@ -163,11 +161,27 @@ def parse_xlsx(data: bytes, filename: str, limits: ChunkLimits) -> tuple[str | N
         workbook.close()
 
 
-def _sheet_parts(sheet) -> Iterator[tuple[tuple[str, ...], list[list[str]]]]:
-    """A sheet's tables as a reader sees them: a cell merged down the rows stands in each
-    row; a lone cell above a table (often merged across it) is its title, not its header;
-    a blank row sets apart notes under a table, or a table with a title of its own, and is
-    otherwise a gap inside one table."""
+def sheet_chunks(
+    rows: list[list[str]], sheet_name: str, where: str, limits: ChunkLimits
+) -> list[Chunk]:
+    """A sheet's cells (as shown, a cell merged down standing in each row) as chunks: each
+    table under the sheet's name and its title, Q/A rows where it names a question and an
+    answer column (``qa.table_chunks``), and the lines of notes between tables, one to a
+    row, packed together. Excel's and LibreOffice's sheets alike."""
+    chunks: list[Chunk] = []
+    notes: list[Block] = []
+    for part, table in sheet_tables(rows):
+        heading = (sheet_name, *part)
+        if not _tabular(table):
+            notes += [Block(c, heading) for row in table for c in row if c]
+            continue
+        chunks += chunk_blocks(notes, limits) + table_chunks(table, where, limits, heading)
+        notes = []
+    return chunks + chunk_blocks(notes, limits)
+
+
+def _sheet_rows(sheet) -> list[list[str]]:
+    """An Excel sheet's cells as shown, a cell merged down the rows standing in each row."""
     rows = [
         [_value(c.value, getattr(c, "number_format", "")) for c in row] for row in sheet.iter_rows()
     ]
@@ -176,6 +190,13 @@ def _sheet_parts(sheet) -> Iterator[tuple[tuple[str, ...], list[list[str]]]]:
             if top < len(rows) and left < len(rows[top]):
                 rows[r] += [""] * (left + 1 - len(rows[r]))
                 rows[r][left] = rows[top][left]
+    return rows
+
+
+def sheet_tables(rows: list[list[str]]) -> Iterator[tuple[tuple[str, ...], list[list[str]]]]:
+    """A sheet's tables as a reader sees them: a lone cell above a table (often merged
+    across it) is its title, not its header; a blank row sets apart notes under a table, or
+    a table with a title of its own, and is otherwise a gap inside one table."""
     parts: list[list[list[str]]] = [[]]
     for row in rows:
         if any(row):
@@ -483,7 +504,7 @@ def _is_code(paragraph: WordParagraph, style: str) -> bool:
     if _WORD_CODE_STYLE.search(style):
         return True
     runs = [r for r in paragraph.runs if r.text.strip()]
-    return bool(runs) and all(_MONOSPACE.search(r.font.name or "") for r in runs)
+    return bool(runs) and all(MONOSPACE.search(r.font.name or "") for r in runs)
 
 
 # -- PowerPoint -------------------------------------------------------------------------
@@ -512,7 +533,7 @@ def _title_box(slide):
 
 
 _FURNITURE = {PP_PLACEHOLDER.SLIDE_NUMBER, PP_PLACEHOLDER.FOOTER, PP_PLACEHOLDER.DATE}
-_PAGE_NUMBER = re.compile(r"\d{1,3}(?:\s*/\s*\d{1,3})?")
+PAGE_NUMBER = re.compile(r"\d{1,3}(?:\s*/\s*\d{1,3})?")
 
 
 def _page_furniture(shape) -> bool:
@@ -520,7 +541,7 @@ def _page_furniture(shape) -> bool:
     if shape.is_placeholder and shape.placeholder_format.type in _FURNITURE:
         return True
     text = shape.text_frame.text.strip() if shape.has_text_frame else ""
-    return _PAGE_NUMBER.fullmatch(text) is not None
+    return PAGE_NUMBER.fullmatch(text) is not None
 
 
 def _slide_shape(shape) -> list[str]:
@@ -557,7 +578,7 @@ def _is_code_box(frame) -> bool:
     fonts = [
         r.font.name or p.font.name or "" for p in frame.paragraphs for r in p.runs if r.text.strip()
     ]
-    return bool(fonts) and all(_MONOSPACE.search(font) for font in fonts)
+    return bool(fonts) and all(MONOSPACE.search(font) for font in fonts)
 
 
 def _chart(chart) -> list[str]:

@@ -24,6 +24,7 @@ from services.ingestor.latex import parse_latex
 from services.ingestor.markdown import parse_markdown
 from services.ingestor.notebook import parse_notebook
 from services.ingestor.office import parse_docx, parse_pptx, parse_xlsx
+from services.ingestor.opendocument import parse_odp, parse_ods, parse_odt
 from services.ingestor.parsing import decode_text
 from services.ingestor.pdf import parse_pdf
 from services.ingestor.plaintext import parse_plain_text
@@ -51,6 +52,16 @@ class ParsedMaterial:
     chunks: tuple[Chunk, ...]
     page_count: int | None = None
     read_by_vision: bool = False
+
+
+# Office documents read into blocks with pages (a slide's number): Word, PowerPoint and
+# their OpenDocument twins.
+_DOCUMENT_READERS = {
+    Format.DOCX: parse_docx,
+    Format.PPTX: parse_pptx,
+    Format.ODT: parse_odt,
+    Format.ODP: parse_odp,
+}
 
 
 def parse_material(
@@ -81,16 +92,15 @@ def parse_material(
     elif fmt is Format.IMAGE:
         chunks = _read_by_vision(vision, data, canonical_mime, filename, limits)
         by_vision = True
-    elif fmt in (Format.DOCX, Format.PPTX):
-        parse_office = parse_docx if fmt is Format.DOCX else parse_pptx
-        title, blocks = parse_office(data, filename)
+    elif fmt in _DOCUMENT_READERS:
+        title, blocks = _DOCUMENT_READERS[fmt](data, filename)
         chunks = chunk_blocks(blocks, limits)
         page_count = max((b.page or 0 for b in blocks), default=0) or None
     elif fmt is Format.NOTEBOOK:
         title, blocks = parse_notebook(decode_text(data, filename), filename)
         chunks = chunk_blocks(blocks, limits)
-    elif fmt is Format.XLSX:
-        title, chunks = parse_xlsx(data, filename, limits)
+    elif fmt in (Format.XLSX, Format.ODS):
+        title, chunks = (parse_xlsx if fmt is Format.XLSX else parse_ods)(data, filename, limits)
     elif fmt is Format.CSV:
         # a table that is not Q/A rows is named by its file, as a heading would name it
         chunks = parse_csv(decode_text(data, filename), filename, limits, (fallback_title,))

@@ -57,10 +57,10 @@ def zipped(**entries: bytes) -> bytes:
         (b"not really a pdf", "paper.pdf", "application/pdf", "not one (no %PDF- header)"),
         (b"abc\x00\x00def", "notes.md", "", "contains binary data"),
         (
-            zipped(mimetype=b"application/vnd.oasis.opendocument.text"),
-            "ノート.odt",
+            zipped(mimetype=b"application/vnd.oasis.opendocument.graphics"),
+            "図.odg",
             "",
-            "an OpenDocument file (LibreOffice: .odt, .odp, .ods); save it as .docx",
+            "an OpenDocument file of a kind other than text, slides or a spreadsheet",
         ),
         (zipped(mimetype=b"application/epub+zip"), "book.epub", "", "an EPUB book"),
         (zipped(**{"a.md": b"# a"}), "notes.zip", "", "a ZIP archive; upload the files inside"),
@@ -74,7 +74,8 @@ def test_refuses_with_a_readable_reason(data, filename, mime, message):
 @pytest.mark.parametrize(
     ("filename", "picked"),
     [("notes.md", True), ("lab3.py", True), ("sub/Makefile", True), ("slides.tex", True),
-     ("photo.JPG", True), ("setup.exe", False), ("README", False), (".DS_Store", False)],
+     ("photo.JPG", True), ("notes.odt", True), ("setup.exe", False), ("README", False),
+     (".DS_Store", False)],
 )  # fmt: skip
 def test_a_folder_upload_picks_the_files_the_ingestor_reads(filename, picked):
     assert is_material_file(filename) is picked
