@@ -16,6 +16,7 @@ from services.common.kafka_io import now_ms
 from services.common.materials import enroll, ensure_subject
 from services.sdk import Client
 from tests.office_files import slides, word_notes, workbook
+from tests.open_documents import NOTES_ODT, SHEETS_ODS, SLIDES_ODP
 from tools.replay import dead_letters
 
 pytestmark = pytest.mark.integration
@@ -116,6 +117,34 @@ def test_office_files_are_stored_with_sections_slides_sheets_and_vectors(
         excel.material_id,
     )
     assert sheets == [(["試験"],), (["課題"],), (["授業計画"],)]
+
+
+def test_open_documents_are_stored_with_sections_slides_sheets_and_vectors(
+    pipeline, course, tmp_path
+):
+    files = [tmp_path / "db03.odt", tmp_path / "lecture07.odp", tmp_path / "faq.ods"]
+    for path, data in zip(files, (NOTES_ODT, SLIDES_ODP, SHEETS_ODS), strict=True):
+        path.write_bytes(data)
+    text, deck, book = outcomes = ingest(pipeline, course, files)
+    assert [o.status for o in outcomes] == ["STORED"] * 3, [o.error for o in outcomes]
+    assert rows(
+        pipeline,
+        "SELECT m.title, m.mime_type, vector_dims(c.embedding) FROM chunks c"
+        " JOIN materials m USING (material_id) WHERE material_id = %s AND c.text LIKE '%%```%%'",
+        text.material_id,
+    ) == [("データベース 第3回", "application/vnd.oasis.opendocument.text", 512)]
+    pages = rows(
+        pipeline, "SELECT DISTINCT page FROM chunks WHERE material_id = %s", deck.material_id
+    )
+    assert sorted(p for (p,) in pages) == [1, 3]  # slide 2 is hidden
+    sheets = rows(
+        pipeline,
+        "SELECT heading_path, text FROM chunks WHERE material_id = %s ORDER BY ordinal",
+        book.material_id,
+    )
+    assert "追試はありますか" in sheets[0][1]  # a Q/A row
+    assert sheets[1][0] == ["集計"] and "| A | 8.1 |" in sheets[1][1]
+    assert len(sheets) == 2  # the hidden sheet is not read
 
 
 LATEX_NOTES = r"""\documentclass{ltjsarticle}
