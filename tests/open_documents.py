@@ -17,11 +17,20 @@ NAMESPACES = (
     'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" '
     'xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" '
     'xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0" '
-    'xmlns:dc="http://purl.org/dc/elements/1.1/"'
+    'xmlns:dc="http://purl.org/dc/elements/1.1/" '
+    'xmlns:xlink="http://www.w3.org/1999/xlink"'
 )
 
 
-def package(kind: str, body: str, automatic: str = "", styles: str = "", title: str = "") -> bytes:
+def package(
+    kind: str,
+    body: str,
+    automatic: str = "",
+    styles: str = "",
+    title: str = "",
+    parts: dict[str, str] | None = None,
+) -> bytes:
+    """An OpenDocument file; ``parts`` are more entries (an embedded formula's content.xml)."""
     content = (
         f'<?xml version="1.0" encoding="UTF-8"?><office:document-content {NAMESPACES}>'
         f"<office:automatic-styles>{automatic}</office:automatic-styles>"
@@ -43,6 +52,8 @@ def package(kind: str, body: str, automatic: str = "", styles: str = "", title: 
         archive.writestr("content.xml", content)
         archive.writestr("styles.xml", style_part)
         archive.writestr("meta.xml", meta)
+        for name, data in (parts or {}).items():
+            archive.writestr(name, data)
     return out.getvalue()
 
 

@@ -8,9 +8,10 @@ Word, PowerPoint and Excel:
   sections a level below it at their outline level (as Word's are read), lists are items
   (indented by level, numbered where the list's style numbers them), paragraphs in a
   preformatted or source style, or set wholly in a monospace font, are a code block,
-  tables are GFM tables, footnotes follow the paragraph that refers to them in
-  parentheses (as Word's); a generated table of contents is left out (every entry is a
-  heading of the document).
+  tables are GFM tables, formulas (LibreOffice Math objects) LaTeX (``mathml.py``: a
+  formula alone in its paragraph is a ``$$`` display), footnotes follow the paragraph that
+  refers to them in parentheses (as Word's); a generated table of contents is left out
+  (every entry is a heading of the document).
 - Slides: each slide is a section named by its title and cited by its number as the page;
   the outline's paragraphs are list items, other text boxes prose, tables GFM tables, in
   reading order (top to bottom, then left to right); the speaker notes follow under a line
@@ -38,6 +39,7 @@ from services.common.errors import InvalidInput
 from services.common.materials import Chunk
 from services.ingestor.chunking import Block, ChunkLimits
 from services.ingestor.markdown import markdown_table, parse_markdown
+from services.ingestor.mathml import is_math, to_latex
 from services.ingestor.office import MONOSPACE, PAGE_NUMBER, sheet_chunks, speaker_notes
 
 _NS = {
@@ -51,6 +53,7 @@ _NS = {
     "dc": "http://purl.org/dc/elements/1.1/",
 }
 _XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
+_XLINK = "http://www.w3.org/1999/xlink"
 _CODE_STYLE = re.compile(r"preformatted|source|code|コード", re.I)
 # A sheet's trailing blank rows and columns are written as one element repeated up to the
 # sheet's size (1,048,576 rows): a repeat this long is blank space, not data.
@@ -126,11 +129,47 @@ def _open(data: bytes, filename: str, kind: str) -> _Package:
         content, styles, meta = part("content.xml"), part("styles.xml"), part("meta.xml")
         if content is None:
             raise KeyError("no content.xml")
+        formulas = {
+            name.removesuffix("/content.xml"): to_latex(root)
+            for name in names
+            if name.endswith("/content.xml") and is_math(root := _embedded(archive, name))
+        }
     except (zipfile.BadZipFile, KeyError, ElementTree.ParseError, OSError) as exc:
         raise InvalidInput(f"{filename!r} is not a readable {kind} file: {exc}") from exc
+    _formulas_inline(content, formulas)
     title_element = meta.find(f".//{_q('dc:title')}") if meta is not None else None
     title = (title_element.text or "").strip() if title_element is not None else ""
     return _Package(content, styles, title or None)
+
+
+def _embedded(archive: zipfile.ZipFile, name: str) -> ElementTree.Element:
+    """An embedded object's XML (a formula, a chart); an unreadable one is no formula."""
+    try:
+        return ElementTree.fromstring(archive.read(name))
+    except (ElementTree.ParseError, OSError, zipfile.BadZipFile):
+        return ElementTree.Element("unreadable")
+
+
+# A formula's frame, once read, is a span of LaTeX marked with this attribute.
+_FORMULA = "{urn:eduanima}formula"
+
+
+def _formulas_inline(content: ElementTree.Element, formulas: dict[str, str]) -> None:
+    """Each LibreOffice Math object (a frame whose object is a part of the file holding
+    MathML) replaced, in place, by its LaTeX between $ signs: the paragraph then reads as
+    its reader sees it, the formula where it stands."""
+    if not formulas:
+        return
+    for parent in list(content.iter()):
+        for at, child in enumerate(list(parent)):
+            shown = child.find(_q("draw:object")) if child.tag == _q("draw:frame") else None
+            href = shown.get(f"{{{_XLINK}}}href", "") if shown is not None else ""
+            latex = formulas.get(href.removeprefix("./"))
+            if latex:
+                span = ElementTree.Element(_q("text:span"), {_FORMULA: latex})
+                span.text, span.tail = f"${latex}$", child.tail
+                parent.remove(child)
+                parent.insert(at, span)
 
 
 # Marks with no text of their own, and reviewers' comments (which the Word reader leaves
@@ -250,6 +289,8 @@ def _body_lines(
             yield from ("", f"{'#' * level} {_line(_inline(child))}", "")
         elif tag == _q("text:p") and "Title" in package.style_family(_style(child)):
             yield from ("", f"# {_line(_inline(child))}", "")
+        elif tag == _q("text:p") and (latex := _formula_alone(child)):
+            yield from ("", "$$", latex, "$$", "")  # a formula alone in its paragraph
         elif tag == _q("text:p"):
             notes: list[str] = []
             text = _inline(child, notes).strip()
@@ -270,6 +311,15 @@ def _body_lines(
         # text:table-of-content and other generated indexes: their entries are headings
     if code:
         yield from _fenced(code)
+
+
+def _formula_alone(paragraph: ElementTree.Element) -> str:
+    """The LaTeX of the one formula a paragraph holds with no other text, or ""."""
+    spans = [c for c in paragraph if c.get(_FORMULA)]
+    others = (paragraph.text or "") + "".join(c.tail or "" for c in spans)
+    if len(spans) != 1 or len(paragraph) != 1 or others.strip():
+        return ""
+    return spans[0].get(_FORMULA, "")
 
 
 def _anchored(paragraph: ElementTree.Element) -> Iterator[ElementTree.Element]:

@@ -12,6 +12,7 @@ import pytest
 
 from services.common.errors import InvalidInput
 from services.ingestor.formats import Format, detect_format
+from services.ingestor.mathml import to_latex
 from services.ingestor.stages import parse_material
 from tests.open_documents import MONO, NOTES_ODT, SHEETS_ODS, SLIDES_ODP, package
 
@@ -138,3 +139,61 @@ def test_a_slide_without_a_title_frame_is_titled_by_its_top_line_and_code_stays_
     (chunk,) = material.chunks
     assert chunk.heading_path == ("Recursion",) and chunk.page == 1
     assert chunk.text.endswith("```\ndef f(x):\n\n    return x\n```")  # the slide number: none
+
+
+def math(inner: str) -> str:
+    """A formula's content.xml as LibreOffice Math writes it, StarMath source beside it."""
+    return (
+        '<math xmlns="http://www.w3.org/1998/Math/MathML" display="block"><semantics>'
+        f'{inner}<annotation encoding="StarMath 5.0">x over y</annotation></semantics></math>'
+    )
+
+
+@pytest.mark.parametrize(
+    ("mathml", "latex"),
+    [
+        ("<mfrac><mi>a</mi><mrow><mn>2</mn><mi>b</mi></mrow></mfrac>", r"\frac{a}{2b}"),
+        (
+            "<msub><mi>x</mi><mrow><mi>k</mi><mo>+</mo><mn>1</mn></mrow></msub>"
+            "<msubsup><mi>e</mi><mi>k</mi><mn>2</mn></msubsup>",
+            "x_{k+1}e_{k}^{2}",
+        ),
+        (
+            "<munderover><mo>∑</mo><mrow><mi>i</mi><mo>=</mo><mn>1</mn></mrow><mi>n</mi>"
+            "</munderover><msqrt><mi>a</mi></msqrt><mroot><mi>b</mi><mn>3</mn></mroot>",
+            r"\sum_{i=1}^{n}\sqrt{a}\sqrt[3]{b}",
+        ),
+        ("<mover><mi>x</mi><mo>¯</mo></mover>", r"\bar{x}"),
+        (
+            "<mtable><mtr><mtd><mn>1</mn></mtd><mtd><mn>0</mn></mtd></mtr>"
+            "<mtr><mtd><mn>0</mn></mtd><mtd><mn>1</mn></mtd></mtr></mtable>",
+            r"\begin{matrix} 1 & 0 \\ 0 & 1 \end{matrix}",
+        ),
+    ],
+)
+def test_libreoffice_math_reads_as_latex_without_its_starmath_source(mathml, latex):
+    from xml.etree import ElementTree
+
+    assert to_latex(ElementTree.fromstring(math(mathml))) == latex
+
+
+def test_a_formula_is_latex_a_display_alone_and_inline_in_a_sentence():
+    frame = (
+        '<draw:frame draw:name="{0}" text:anchor-type="as-char">'
+        '<draw:object xlink:href="./{0}"/><draw:image xlink:href="./ObjectReplacements/{0}"/>'
+        "</draw:frame>"
+    )
+    body = (
+        "<text:p>更新式は次のとおり。</text:p>"
+        f"<text:p>{frame.format('Object 1')}</text:p>"
+        f"<text:p>誤差は {frame.format('Object 2')} で減る。</text:p>"
+    )
+    parts = {
+        "Object 1/content.xml": math("<mi>x</mi><mo>=</mo><mfrac><mi>a</mi><mi>b</mi></mfrac>"),
+        "Object 2/content.xml": math("<msup><mi>h</mi><mn>2</mn></msup>"),
+        "Object 3/content.xml": "<chart/>",  # another kind of object: no formula
+    }
+    (chunk,) = parse_material(package("text", body, parts=parts), "newton.odt").chunks
+    assert "$$\nx=\\frac{a}{b}\n$$" in chunk.text
+    assert "誤差は $h^{2}$ で減る。" in chunk.text
+    assert "StarMath" not in chunk.text and "x over y" not in chunk.text
