@@ -165,11 +165,18 @@ def _formulas_inline(content: ElementTree.Element, formulas: dict[str, str]) -> 
             shown = child.find(_q("draw:object")) if child.tag == _q("draw:frame") else None
             href = shown.get(f"{{{_XLINK}}}href", "") if shown is not None else ""
             latex = formulas.get(href.removeprefix("./"))
-            if latex:
-                span = ElementTree.Element(_q("text:span"), {_FORMULA: latex})
-                span.text, span.tail = f"${latex}$", child.tail
+            if not latex:
+                continue
+            span = ElementTree.Element(_q("text:span"), {_FORMULA: latex})
+            span.text = f"${latex}$"
+            if parent.tag.startswith(f"{{{_NS['text']}}}"):  # in a paragraph: where it stands
+                span.tail = child.tail
                 parent.remove(child)
                 parent.insert(at, span)
+            else:  # on a slide: a text box of its own, placed where the formula is
+                box = ElementTree.SubElement(child, _q("draw:text-box"))
+                ElementTree.SubElement(box, _q("text:p")).append(span)
+                child.remove(shown)
 
 
 # Marks with no text of their own, and reviewers' comments (which the Word reader leaves

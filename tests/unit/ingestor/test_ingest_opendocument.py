@@ -197,3 +197,16 @@ def test_a_formula_is_latex_a_display_alone_and_inline_in_a_sentence():
     assert "$$\nx=\\frac{a}{b}\n$$" in chunk.text
     assert "誤差は $h^{2}$ で減る。" in chunk.text
     assert "StarMath" not in chunk.text and "x over y" not in chunk.text
+
+
+def test_a_formula_on_a_slide_is_a_display_where_it_stands():
+    slide = (
+        '<draw:page draw:name="p1"><draw:frame presentation:class="title"><draw:text-box>'
+        "<text:p>Euler</text:p></draw:text-box></draw:frame>"
+        '<draw:frame svg:y="6cm"><draw:text-box><text:p>Stable when h is small.</text:p>'
+        '</draw:text-box></draw:frame><draw:frame svg:y="3cm"><draw:object '
+        'xlink:href="./Object 1"/></draw:frame></draw:page>'
+    )
+    parts = {"Object 1/content.xml": math("<mi>y</mi><mo>=</mo><msup><mi>e</mi><mi>t</mi></msup>")}
+    (chunk,) = parse_material(package("presentation", slide, parts=parts), "l9.odp").chunks
+    assert chunk.text.index("$$\ny=e^{t}\n$$") < chunk.text.index("Stable when h is small.")
