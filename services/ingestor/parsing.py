@@ -24,9 +24,10 @@ _CJK_BREAK = re.compile(rf"(?<=[{_CJK}])[ \t]*\n[ \t]*(?=[{_CJK}])(?![・●○�
 
 _KANA = re.compile(r"[\u3041-\u309f\u30a0-\u30ff]")
 # An image's alt text that only names a file or an asset (lp.png, agent_lp, ReAct_fig):
-# what a tool filled in, not what a reader who cannot see the image is told of it.
+# what a tool filled in, not what a reader who cannot see the image is told of it. A word
+# with a hyphen (B-tree, Wi-Fi) may well be what the figure shows, and stays.
 _ASSET_NAME = re.compile(
-    r"^(?:\S+\.(?:png|jpe?g|gif|svg|webp|bmp)|[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)+)$", re.I
+    r"^(?:\S+\.(?:png|jpe?g|gif|svg|webp|bmp)|[A-Za-z0-9-]*_[A-Za-z0-9_-]*)$", re.I
 )
 
 

@@ -362,13 +362,14 @@ def test_a_hand_written_table_of_contents_is_no_text():
 def test_a_markdown_image_reads_as_its_alt_text_unless_that_only_names_its_file():
     text = (
         "# 設計\n\n![画面遷移の図](doc/assets/flow.png)\n\n![lp.png](doc/assets/lp.png)\n\n"
-        "![agent_lp](doc/assets/agent_1.png) 全体像。\n\n"
+        "![agent_lp](doc/assets/agent_1.png) 全体像。\n\n![B-tree](fig/4.svg)\n\n"
         "[![build](https://img.shields.io/b.svg)](https://ci.example/x)"
         " [![ci_status](https://img.shields.io/c.svg)](https://ci.example/y)\n\n"
         "`![kept](in/code.png)`\n"
     )
     _, blocks = parse_markdown(text)
-    said = ["画面遷移の図", "全体像。", "[build](https://ci.example/x)", "`![kept](in/code.png)`"]
+    said = ["画面遷移の図", "全体像。", "B-tree", "[build](https://ci.example/x)"]
+    said.append("`![kept](in/code.png)`")
     assert [b.text for b in blocks] == said
 
 
