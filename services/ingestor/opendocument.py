@@ -13,9 +13,10 @@ Word, PowerPoint and Excel:
   refers to them in parentheses (as Word's); a generated table of contents is left out
   (every entry is a heading of the document).
 - Slides: each slide is a section named by its title and cited by its number as the page;
-  the outline's paragraphs are list items, other text boxes prose, tables GFM tables, in
-  reading order (top to bottom, then left to right); the speaker notes follow under a line
-  that says so, as for PowerPoint. A hidden slide is left out.
+  the outline's paragraphs are list items, other text boxes prose, tables GFM tables, a
+  chart its title and the table of its numbers, in reading order (top to bottom, then left
+  to right); the speaker notes follow under a line that says so, as for PowerPoint. A
+  hidden slide is left out.
 - Spreadsheets: each visible sheet is read as Excel's are (``office.sheet_chunks``): its
   tables under the sheet's name and their titles, Q/A rows where a question and an answer
   column are named, notes between tables as prose. A cell gives the text LibreOffice shows
@@ -51,6 +52,7 @@ _NS = {
     "style": "urn:oasis:names:tc:opendocument:xmlns:style:1.0",
     "svg": "urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0",
     "dc": "http://purl.org/dc/elements/1.1/",
+    "chart": "urn:oasis:names:tc:opendocument:xmlns:chart:1.0",
 }
 _XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
 _XLINK = "http://www.w3.org/1999/xlink"
@@ -129,21 +131,21 @@ def _open(data: bytes, filename: str, kind: str) -> _Package:
         content, styles, meta = part("content.xml"), part("styles.xml"), part("meta.xml")
         if content is None:
             raise KeyError("no content.xml")
-        formulas = {
-            name.removesuffix("/content.xml"): to_latex(root)
+        objects = {
+            name.removesuffix("/content.xml"): _embedded(archive, name)
             for name in names
-            if name.endswith("/content.xml") and is_math(root := _embedded(archive, name))
+            if name.endswith("/content.xml") and name != "content.xml"
         }
     except (zipfile.BadZipFile, KeyError, ElementTree.ParseError, OSError) as exc:
         raise InvalidInput(f"{filename!r} is not a readable {kind} file: {exc}") from exc
-    _formulas_inline(content, formulas)
+    _objects_inline(content, objects)
     title_element = meta.find(f".//{_q('dc:title')}") if meta is not None else None
     title = (title_element.text or "").strip() if title_element is not None else ""
     return _Package(content, styles, title or None)
 
 
 def _embedded(archive: zipfile.ZipFile, name: str) -> ElementTree.Element:
-    """An embedded object's XML (a formula, a chart); an unreadable one is no formula."""
+    """An embedded object's XML (a formula, a chart); an unreadable one is none of them."""
     try:
         return ElementTree.fromstring(archive.read(name))
     except (ElementTree.ParseError, OSError, zipfile.BadZipFile):
@@ -154,29 +156,47 @@ def _embedded(archive: zipfile.ZipFile, name: str) -> ElementTree.Element:
 _FORMULA = "{urn:eduanima}formula"
 
 
-def _formulas_inline(content: ElementTree.Element, formulas: dict[str, str]) -> None:
-    """Each LibreOffice Math object (a frame whose object is a part of the file holding
-    MathML) replaced, in place, by its LaTeX between $ signs: the paragraph then reads as
-    its reader sees it, the formula where it stands."""
-    if not formulas:
+def _objects_inline(content: ElementTree.Element, objects: dict[str, ElementTree.Element]) -> None:
+    """Each embedded object read in place, where its frame stands: a LibreOffice Math
+    formula as its LaTeX between $ signs (in a paragraph, inline; on a slide, a text box of
+    its own), a chart as its title and the table of its numbers (as ``office.py`` reads
+    PowerPoint's). Pictures and other objects stay frames, which are not read."""
+    if not objects:
         return
     for parent in list(content.iter()):
         for at, child in enumerate(list(parent)):
             shown = child.find(_q("draw:object")) if child.tag == _q("draw:frame") else None
             href = shown.get(f"{{{_XLINK}}}href", "") if shown is not None else ""
-            latex = formulas.get(href.removeprefix("./"))
-            if not latex:
+            embedded = objects.get(href.removeprefix("./"))
+            if embedded is None:
                 continue
-            span = ElementTree.Element(_q("text:span"), {_FORMULA: latex})
-            span.text = f"${latex}$"
-            if parent.tag.startswith(f"{{{_NS['text']}}}"):  # in a paragraph: where it stands
-                span.tail = child.tail
-                parent.remove(child)
-                parent.insert(at, span)
-            else:  # on a slide: a text box of its own, placed where the formula is
-                box = ElementTree.SubElement(child, _q("draw:text-box"))
-                ElementTree.SubElement(box, _q("text:p")).append(span)
-                child.remove(shown)
+            chart = embedded.find(f"{_q('office:body')}/{_q('office:chart')}/{_q('chart:chart')}")
+            if is_math(embedded):
+                latex = to_latex(embedded)
+                span = ElementTree.Element(_q("text:span"), {_FORMULA: latex})
+                span.text = f"${latex}$"
+                if parent.tag.startswith(f"{{{_NS['text']}}}"):  # in a paragraph
+                    span.tail = child.tail
+                    parent.remove(child)
+                    parent.insert(at, span)
+                    continue
+                blocks = [ElementTree.Element(_q("text:p"))]
+                blocks[0].append(span)
+            elif chart is not None:
+                blocks = [_paragraph(_line(" ".join(map(_inline, _paragraphs(title)))))
+                          for title in chart.findall(_q("chart:title"))]  # fmt: skip
+                blocks += chart.findall(_q("table:table"))
+            else:
+                continue
+            box = ElementTree.SubElement(child, _q("draw:text-box"))
+            box.extend(blocks)
+            child.remove(shown)
+
+
+def _paragraph(text: str) -> ElementTree.Element:
+    paragraph = ElementTree.Element(_q("text:p"))
+    paragraph.text = text
+    return paragraph
 
 
 # Marks with no text of their own, and reviewers' comments (which the Word reader leaves

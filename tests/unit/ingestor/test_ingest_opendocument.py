@@ -210,3 +210,31 @@ def test_a_formula_on_a_slide_is_a_display_where_it_stands():
     parts = {"Object 1/content.xml": math("<mi>y</mi><mo>=</mo><msup><mi>e</mi><mi>t</mi></msup>")}
     (chunk,) = parse_material(package("presentation", slide, parts=parts), "l9.odp").chunks
     assert chunk.text.index("$$\ny=e^{t}\n$$") < chunk.text.index("Stable when h is small.")
+
+
+def test_a_chart_is_its_title_and_the_table_of_its_numbers():
+    chart = (
+        '<?xml version="1.0" encoding="UTF-8"?><office:document-content '
+        'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+        'xmlns:chart="urn:oasis:names:tc:opendocument:xmlns:chart:1.0" '
+        'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+        'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:body>'
+        "<office:chart><chart:chart><chart:title><text:p>Problems found</text:p></chart:title>"
+        '<chart:plot-area><chart:axis chart:dimension="x"><chart:title><text:p>Users</text:p>'
+        "</chart:title></chart:axis></chart:plot-area><table:table><table:table-header-rows>"
+        "<table:table-row><table:table-cell/><table:table-cell><text:p>Share</text:p>"
+        "</table:table-cell></table:table-row></table:table-header-rows><table:table-rows>"
+        "<table:table-row><table:table-cell><text:p>1</text:p></table:table-cell>"
+        "<table:table-cell><text:p>0.31</text:p></table:table-cell></table:table-row>"
+        "</table:table-rows></table:table></chart:chart></office:chart></office:body>"
+        "</office:document-content>"
+    )
+    slide = (
+        '<draw:page draw:name="p1"><draw:frame presentation:class="title"><draw:text-box>'
+        "<text:p>How many users?</text:p></draw:text-box></draw:frame>"
+        '<draw:frame svg:y="3cm"><draw:object xlink:href="./Object 1"/></draw:frame></draw:page>'
+    )
+    parts = {"Object 1/content.xml": chart}
+    (chunk,) = parse_material(package("presentation", slide, parts=parts), "l6.odp").chunks
+    assert "Problems found\n\n|  | Share |\n| --- | --- |\n| 1 | 0.31 |" in chunk.text
+    assert "Users" not in chunk.text  # an axis title is no title of the chart
