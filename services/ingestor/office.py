@@ -366,9 +366,17 @@ def _word_body(container) -> Iterator:
             yield from _word_body(cells[0])
         elif child.tag in (qn("w:p"), qn("w:tbl")):
             yield child
-        elif child.tag in (qn("w:sdt"), qn("w:customXml")):
+        elif child.tag in (qn("w:sdt"), qn("w:customXml")) and not _is_contents(child):
             content = child.find(qn("w:sdtContent"))
             yield from _word_body(content if content is not None else child)
+
+
+def _is_contents(control) -> bool:
+    """A content control that holds Word's generated table of contents: every entry is a
+    heading of the document with its page number, as Markdown, HTML and OpenDocument
+    readers also leave theirs out."""
+    gallery = control.find(f"{qn('w:sdtPr')}/{qn('w:docPartObj')}/{qn('w:docPartGallery')}")
+    return gallery is not None and gallery.get(qn("w:val")) == "Table of Contents"
 
 
 def _cell(cell) -> str:

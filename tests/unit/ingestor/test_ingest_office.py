@@ -118,6 +118,24 @@ def test_word_text_the_library_skips_is_kept_and_deleted_text_is_not():
     assert "索引は読み出しを速くし、書き込みを遅くする。" in chunk.text
 
 
+def test_word_s_generated_table_of_contents_is_left_out():
+    document = docx.Document()
+    w = nsdecls("w")
+    document.element.body.insert(
+        0,
+        parse_xml(
+            f'<w:sdt {w}><w:sdtPr><w:docPartObj><w:docPartGallery w:val="Table of Contents"/>'
+            "</w:docPartObj></w:sdtPr><w:sdtContent><w:p><w:r><w:t>1. 索引の種類</w:t></w:r>"
+            "<w:r><w:tab/></w:r><w:r><w:t>2</w:t></w:r></w:p></w:sdtContent></w:sdt>"
+        ),
+    )
+    document.add_heading("1. 索引の種類", level=1)
+    document.add_paragraph("B-tree が既定である。")
+    (chunk,) = parse_material(saved(document), "db03.docx").chunks
+    assert chunk.heading_path == ("1. 索引の種類",)
+    assert "\t2" not in chunk.text and chunk.text.count("索引の種類") <= 1
+
+
 def test_a_footnote_follows_the_paragraph_that_refers_to_it():
     document = docx.Document()
     w = nsdecls("w")
