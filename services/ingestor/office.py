@@ -11,8 +11,8 @@ chunker keeps each whole with the sentence that introduces it:
   tables, equations LaTeX (``omml.py``: an equation alone in its paragraph is a ``$$``
   display); body order is kept. Text the library's own reading leaves out is kept:
   paragraphs inside content controls, tracked insertions not yet accepted, text boxes
-  (``omml.paragraph_text``), footnotes and endnotes (in brackets after the paragraph that
-  refers to them); deleted text is not.
+  (``omml.paragraph_text``), footnotes and endnotes (in parentheses after the paragraph that
+  refers to them); deleted text is not, nor the generated table of contents.
 - PowerPoint: each slide is a section named by its title and cited by its number as the
   page; the body placeholder's paragraphs are list items (indented by level), other text
   boxes prose, tables and charts' numbers GFM tables, a SmartArt diagram's nodes list
