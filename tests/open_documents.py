@@ -17,6 +17,7 @@ NAMESPACES = (
     'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" '
     'xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" '
     'xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0" '
+    'xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" '
     'xmlns:dc="http://purl.org/dc/elements/1.1/" '
     'xmlns:xlink="http://www.w3.org/1999/xlink"'
 )

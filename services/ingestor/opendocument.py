@@ -5,7 +5,8 @@ They are read into the Markdown the rest of ingestion understands, as ``office.p
 Word, PowerPoint and Excel:
 
 - Text: the Title paragraph is the document's title and ``text:h`` headings open
-  sections a level below it at their outline level (as Word's are read), lists are items
+  sections a level below it at their outline level (as Word's are read), as do headings
+  made by hand (a short line, wholly bold and set large), lists are items
   (indented by level, numbered where the list's style numbers them), paragraphs in a
   preformatted or source style, or set wholly in a monospace font, are a code block,
   tables are GFM tables, formulas (LibreOffice Math objects) LaTeX (``mathml.py``: a
@@ -75,6 +76,7 @@ class _Package:
     title: str | None
     # how far each list got (by its xml:id, and by its style), for the lists that go on
     counted: dict[str, int] = dataclasses.field(default_factory=dict)
+    text_document: bool = False  # not slides nor sheets: headings may be made by hand
 
     @functools.cached_property
     def _styles_by_name(self) -> dict[str, ElementTree.Element]:
@@ -107,10 +109,13 @@ class _Package:
                             return child.tag == _q("text:list-level-style-number")
         return False
 
-    def font(self, style: str) -> str:
-        """The font an automatic style sets (style:font-name or fo:font-family), or ""."""
+    def look(self, style: str) -> dict[str, str]:
+        """What a style sets of its text's look: font, weight and size (font-name or
+        font-family, font-weight, font-size), as {name: value}."""
         found = self.automatic(style, "style:text-properties")
-        return found.get("font-name") or found.get("font-family", "")
+        font = found.get("font-name") or found.get("font-family")
+        look = {"font": font, "weight": found.get("font-weight"), "size": found.get("font-size")}
+        return {k: v for k, v in look.items() if v}
 
     def automatic(self, name: str, properties: str) -> dict[str, str]:
         """The properties element of a style (``style:text-properties`` …), as {local name:
@@ -226,7 +231,7 @@ def _inline(element: ElementTree.Element, notes: list[str] | None = None) -> str
         elif tag == _q("text:note"):
             body = child.find(_q("text:note-body"))
             if notes is not None and body is not None:
-                notes.append(" ".join(_inline(p) for p in _paragraphs(body)))
+                notes.append(_line(" ".join(_inline(p) for p in _paragraphs(body))))
         elif tag not in _NOT_TEXT and not tag.startswith(_DRAWING):
             parts.append(_inline(child, notes))
         parts.append(child.tail or "")
@@ -316,6 +321,8 @@ def _body_lines(
             yield from ("", f"{'#' * level} {_line(_inline(child))}", "")
         elif tag == _q("text:p") and "Title" in package.style_family(_style(child)):
             yield from ("", f"# {_line(_inline(child))}", "")
+        elif tag == _q("text:p") and (level := _styled_heading(package, child)):
+            yield from ("", f"{'#' * level} {_line(_inline(child))}", "")
         elif tag == _q("text:p") and (latex := _formula_alone(child)):
             yield from ("", "$$", latex, "$$", "")  # a formula alone in its paragraph
         elif tag == _q("text:p"):
@@ -383,21 +390,45 @@ def _is_code(package: _Package, paragraph: ElementTree.Element) -> bool:
     font (a listing pasted into a slide's text box)."""
     if any(_CODE_STYLE.search(name) for name in package.style_family(_style(paragraph))):
         return True
-    fonts = set(_fonts(package, paragraph, package.font(_style(paragraph))))
+    fonts = {look.get("font", "") for look in _runs(package, paragraph)}
     return bool(fonts) and all(font and MONOSPACE.search(font) for font in fonts)
 
 
-def _fonts(package: _Package, element: ElementTree.Element, font: str) -> Iterator[str]:
-    """The font of each run of text of the paragraph (a span's own font, else its parent's)."""
+def _styled_heading(package: _Package, paragraph: ElementTree.Element) -> int:
+    """The level of a heading made by hand in a text document, read as ``office.py`` reads
+    Word's: a short line, no sentence, wholly bold and set large (18 pt and up: a title,
+    13 pt and up: a section). 0 for anything else, and on slides, where bold large text is
+    what slides are made of."""
+    if not package.text_document:
+        return 0
+    text = _line(_inline(paragraph))
+    looks = list(_runs(package, paragraph))
+    sizes = {look.get("size", "") for look in looks}
+    if not looks or len(sizes) != 1 or not all(look.get("weight") == "bold" for look in looks):
+        return 0
+    if len(text) > 80 or "\n" in text or re.search(r"[。.!?！？]$", text):
+        return 0
+    points = re.fullmatch(r"([\d.]+)pt", sizes.pop())
+    size = float(points.group(1)) if points else 0.0
+    return 1 if size >= 18 else 2 if size >= 13 else 0
+
+
+def _runs(
+    package: _Package, element: ElementTree.Element, look: dict[str, str] | None = None
+) -> Iterator[dict[str, str]]:
+    """The look of each run of text of a paragraph: a span's own font, weight and size over
+    what its paragraph or outer span sets."""
+    if look is None:
+        look = package.look(_style(element))
     if (element.text or "").strip():
-        yield font
+        yield look
     for child in element:
         if child.tag == _q("text:span"):
-            yield from _fonts(package, child, package.font(_style(child)) or font)
+            yield from _runs(package, child, {**look, **package.look(_style(child))})
         elif child.tag != _q("text:note"):
-            yield from _fonts(package, child, font)
+            yield from _runs(package, child, look)
         if (child.tail or "").strip():
-            yield font
+            yield look
 
 
 def _list_lines(
@@ -435,6 +466,7 @@ def _list_lines(
 
 def parse_odt(data: bytes, filename: str) -> tuple[str | None, list[Block]]:
     package = _open(data, filename, "OpenDocument text")
+    package.text_document = True
     body = package.content.find(f"{_q('office:body')}/{_q('office:text')}")
     if body is None:
         raise InvalidInput(f"{filename!r} is an OpenDocument file but not a text document")

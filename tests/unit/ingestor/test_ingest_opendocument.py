@@ -238,3 +238,30 @@ def test_a_chart_is_its_title_and_the_table_of_its_numbers():
     (chunk,) = parse_material(package("presentation", slide, parts=parts), "l6.odp").chunks
     assert "Problems found\n\n|  | Share |\n| --- | --- |\n| 1 | 0.31 |" in chunk.text
     assert "Users" not in chunk.text  # an axis title is no title of the chart
+
+
+def test_headings_made_by_hand_in_bold_and_large_are_headings_in_a_text_not_on_a_slide():
+    looks = (
+        '<style:style style:name="Big" style:family="text"><style:text-properties '
+        'fo:font-size="20pt" fo:font-weight="bold"/></style:style>'
+        '<style:style style:name="Mid" style:family="text"><style:text-properties '
+        'fo:font-size="14pt" fo:font-weight="bold"/></style:style>'
+    )
+    body = (
+        '<text:p><text:span text:style-name="Big">A/B テストの設計</text:span></text:p>'
+        '<text:p><text:span text:style-name="Mid">1. A/B テストとは</text:span></text:p>'
+        "<text:p>ランダム化で交絡を断ち切る。</text:p>"
+        '<text:p><text:span text:style-name="Mid">太字で大きな文も、文は文である。</text:span>'
+        "</text:p>"
+    )
+    (chunk,) = parse_material(package("text", body, automatic=looks), "ab.odt").chunks
+    assert chunk.heading_path == ("A/B テストの設計", "1. A/B テストとは")
+    assert "太字で大きな文も、文は文である。" in chunk.text  # a sentence: no heading
+    slide = (
+        '<draw:page draw:name="p1"><draw:frame presentation:class="title"><draw:text-box>'
+        "<text:p>Testing</text:p></draw:text-box></draw:frame><draw:frame><draw:text-box>"
+        '<text:p><text:span text:style-name="Mid">Big claim</text:span></text:p>'
+        "</draw:text-box></draw:frame></draw:page>"
+    )
+    (chunk,) = parse_material(package("presentation", slide, automatic=looks), "t.odp").chunks
+    assert chunk.heading_path == ("Testing",) and "Big claim" in chunk.text
