@@ -54,6 +54,15 @@ def visible(settings: KafkaSettings, topic: str, wait_s: float) -> list[bytes]:
     return seen
 
 
+def commit_behind(settings: KafkaSettings, topic: str) -> None:
+    """Another producer's record, committed behind the open transaction on partition 0."""
+    other = make_producer(settings, transactional_id=f"{settings.eduanima_topic_prefix}other")
+    other.init_transactions(30)
+    other.begin_transaction()
+    other.produce(topic, key=b"t", value=b"committed later", partition=0)
+    other.commit_transaction(30)
+
+
 def test_a_restarted_stage_ends_the_transaction_its_killed_self_left_open(
     isolated_kafka, monkeypatch
 ):
@@ -68,14 +77,7 @@ def test_a_restarted_stage_ends_the_transaction_its_killed_self_left_open(
     crashed.kill()
     crashed.wait()
 
-    # another producer's committed record lands behind the open transaction
-    other = make_producer(
-        isolated_kafka, transactional_id=f"{isolated_kafka.eduanima_topic_prefix}other"
-    )
-    other.init_transactions(30)
-    other.begin_transaction()
-    other.produce(topic, key=b"t", value=b"committed later", partition=0)
-    other.commit_transaction(30)
+    commit_behind(isolated_kafka, topic)
     assert visible(isolated_kafka, topic, wait_s=4) == [], (
         "the open transaction should hold it back"
     )
@@ -115,13 +117,7 @@ def test_fence_ends_the_transaction_of_an_instance_that_never_comes_back(
     gone.begin_transaction()
     gone.produce(topic, key=b"s", value=b"half of a batch", partition=0)
     gone.flush(10)
-    other = make_producer(
-        isolated_kafka, transactional_id=f"{isolated_kafka.eduanima_topic_prefix}other"
-    )
-    other.init_transactions(30)
-    other.begin_transaction()
-    other.produce(topic, key=b"t", value=b"committed later", partition=0)
-    other.commit_transaction(30)
+    commit_behind(isolated_kafka, topic)
     assert visible(isolated_kafka, topic, wait_s=4) == [], "the open one should hold it back"
 
     result = CliRunner().invoke(cli, ["fence", "librarian", "gone-1"])
