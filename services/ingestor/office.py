@@ -484,16 +484,20 @@ class _Numbering:
 
 
 def _styled_heading(paragraph: WordParagraph, text: str) -> int:
-    """The level of a heading made by hand, as Google Docs and many teachers make them: a
-    short line, no sentence, wholly bold and set large (18 pt and up: a title, 13 pt and up: a
-    section). 0 for anything else."""
     runs = [r for r in paragraph.runs if r.text.strip()]
     sizes = {r.font.size.pt for r in runs if r.font.size is not None}
-    if not runs or len(sizes) != 1 or not all(r.bold for r in runs):
+    return hand_made_heading(text, sizes, bool(runs) and all(r.bold for r in runs))
+
+
+def hand_made_heading(text: str, sizes: set[float], all_bold: bool) -> int:
+    """The level of a heading made by hand, as Google Docs and many teachers make them: a
+    short line, no sentence, wholly bold (``all_bold``) and set large in one size (18 pt and
+    up: a title, 13 pt and up: a section). 0 for anything else. Word's and OpenDocument's."""
+    if not all_bold or len(sizes) != 1:
         return 0
     if len(text) > 80 or "\n" in text or re.search(r"[。.!?！？]$", text):
         return 0
-    size = sizes.pop()
+    size = next(iter(sizes))
     return 1 if size >= 18 else 2 if size >= 13 else 0
 
 

@@ -42,7 +42,13 @@ from services.common.materials import Chunk
 from services.ingestor.chunking import Block, ChunkLimits
 from services.ingestor.markdown import markdown_table, parse_markdown
 from services.ingestor.mathml import is_math, to_latex
-from services.ingestor.office import MONOSPACE, PAGE_NUMBER, sheet_chunks, speaker_notes
+from services.ingestor.office import (
+    MONOSPACE,
+    PAGE_NUMBER,
+    hand_made_heading,
+    sheet_chunks,
+    speaker_notes,
+)
 
 _NS = {
     "office": "urn:oasis:names:tc:opendocument:xmlns:office:1.0",
@@ -401,16 +407,16 @@ def _styled_heading(package: _Package, paragraph: ElementTree.Element) -> int:
     what slides are made of."""
     if not package.text_document:
         return 0
-    text = _line(_inline(paragraph))
     looks = list(_runs(package, paragraph))
-    sizes = {look.get("size", "") for look in looks}
-    if not looks or len(sizes) != 1 or not all(look.get("weight") == "bold" for look in looks):
-        return 0
-    if len(text) > 80 or "\n" in text or re.search(r"[。.!?！？]$", text):
-        return 0
-    points = re.fullmatch(r"([\d.]+)pt", sizes.pop())
-    size = float(points.group(1)) if points else 0.0
-    return 1 if size >= 18 else 2 if size >= 13 else 0
+    sizes = {_points(look.get("size", "")) for look in looks}  # a run with none: 0
+    bold = bool(looks) and all(look.get("weight") == "bold" for look in looks)
+    return hand_made_heading(_line(_inline(paragraph)), sizes, bold)
+
+
+def _points(size: str) -> float:
+    """A font size such as "14pt", in points; 0 for none or another unit."""
+    points = re.fullmatch(r"([\d.]+)pt", size)
+    return float(points.group(1)) if points else 0.0
 
 
 def _runs(
