@@ -60,12 +60,60 @@ def _marked_heading_apart(paragraph: str) -> list[str]:
     return [paragraph]
 
 
+# A rule drawn across the page (====, ----, ━━━━) sets a section title apart in plain text,
+# above and below it ("====\n2. 安全規則\n====") or under it ("概要\n----"). Lab guides and TA
+# memos are written so (course_cloud, course_circ); the rules themselves are no text.
+_RULE = re.compile(r"^([=\-*~_#━─═＝－])\1{2,}[ \t\u3000]*$")
+
+
+def _titles_apart(paragraph: str) -> list[tuple[str, int | None]]:
+    """A paragraph as (text, None) pieces and the section titles its rules set apart as
+    (title, level): a title of one line, framed by rules or underlined by one. A title's
+    numbering gives its level (2.1 is 2); an unnumbered one is 1."""
+    lines = paragraph.split("\n")
+    rules = [i for i, line in enumerate(lines) if _RULE.match(line.strip())]
+    if not rules:
+        return [(paragraph, None)]
+    pieces: list[tuple[str, int | None]] = []
+    start = 0
+    for end in [*rules, len(lines)]:
+        run = [line for line in lines[start:end] if line.strip()]
+        if run:
+            title = run[0].strip()
+            ruled_below = end < len(lines)
+            if len(run) == 1 and ruled_below and _title_shaped(title):
+                numbered = _NUMBERED_HEADING.match(title)
+                number = numbered.group(1) if numbered else None
+                pieces.append((title, number.count(".") + 1 if number else 1))
+            else:
+                pieces.append(("\n".join(run), None))
+        start = end + 1
+    return pieces
+
+
+def _title_shaped(line: str) -> bool:
+    return len(line) <= _MAX_HEADING_CHARS and not SENTENCE_END.search(line)
+
+
 def _plain_title(paragraph: str) -> str | None:
-    """A first paragraph of a few short lines with no sentence end is the document's title."""
-    lines = [line.strip() for line in paragraph.strip().split("\n")]
+    """A first paragraph of a few short lines with no sentence end is the document's title.
+    What a title block sets off in columns is no part of it: a date spaced out to the right
+    of the subject, a name pushed to the right margin."""
+    raw = paragraph.strip("\n").split("\n")
+    lines = [line.strip() for line in raw]
     if len(lines) > 3 or any(len(x) > 60 or SENTENCE_END.search(x) for x in lines):
         return None
-    return " ".join(lines)
+    kept = [
+        _COLUMN_SPREAD.split(line)[0]
+        for line, whole in zip(lines, raw, strict=True)
+        if len(whole) - len(line) < _RIGHT_ALIGNED
+    ]
+    return " ".join(part for part in kept if part) or None
+
+
+# Three spaces or more set a column apart; a line indented this far is pushed to the right.
+_COLUMN_SPREAD = re.compile(r"[ \u3000]{3,}|\t")
+_RIGHT_ALIGNED = 20
 
 
 # Markdown written into a .txt file (notes exported from editors and chat tools, design
@@ -99,13 +147,16 @@ def parse_plain_text(text: str) -> tuple[str | None, list[Block]]:
     """
     if looks_like_markdown(text):
         return parse_markdown(text)
-    paragraphs = [
-        part
+    pieces = [
+        piece
         for p in re.split(r"\n[ \t\u3000]*\n", text)
         if p.strip()
         for part in _marked_heading_apart(p.strip("\n").rstrip())
+        for piece in _titles_apart(part)
     ]
-    levels = [_heading_level(p) for p in paragraphs]
+    paragraphs = [text for text, _ in pieces]
+    ruled = [level is not None for _, level in pieces]
+    levels = [level if level is not None else _heading_level(text) for text, level in pieces]
     title = None
     if len(paragraphs) > 1 and levels[0] is None:
         title = _plain_title(paragraphs[0])
@@ -116,7 +167,9 @@ def parse_plain_text(text: str) -> tuple[str | None, list[Block]]:
     for i, paragraph in enumerate(paragraphs):
         level = levels[i]
         neighbours = levels[i - 1 : i] + levels[i + 1 : i + 2]
-        is_heading = level is not None and i + 1 < len(paragraphs) and level not in neighbours
+        is_heading = ruled[i] or (
+            level is not None and i + 1 < len(paragraphs) and level not in neighbours
+        )
         if is_heading:
             headings.open(level, paragraph)
         elif i == 0 and title:
@@ -146,6 +199,8 @@ def _plain_blocks(paragraph: str) -> list[str]:
             runs[-1][1].append(line)
         elif runs and indented and _hangs(line.strip(), runs[-1][1]):
             runs[-1][1].append(f"  {line.strip()}")  # a hanging indent goes on with the item
+        elif runs and indented and not runs[-1][0] and _goes_on(runs[-1][1][-1], line.strip()):
+            runs[-1][1].append(line.strip())  # the sentence above goes on, hanging
         elif len(runs) == 1 and len(runs[0][1]) == 1 and not indented:
             runs[0] = (False, [runs[0][1][0].strip(), line])  # a paragraph's first-line indent
         else:
@@ -159,10 +214,25 @@ def _plain_blocks(paragraph: str) -> list[str]:
     return out
 
 
+# A line that stops inside a sentence: after a comma or a particle (を実行し、 / 測定点を).
+_MID_SENTENCE = re.compile(r"(?:[、，,]|[をにがはでとへ])$")
+
+
+def _goes_on(line: str, text: str) -> bool:
+    """An indented line of text under a line that stops mid-sentence is the rest of that
+    sentence, wrapped with a hanging indent ("実験2：…を実行し、" over "  予想波形を…")."""
+    return bool(_MID_SENTENCE.search(line.rstrip())) and _plain_line(text)
+
+
+def _plain_line(text: str) -> bool:
+    """No list item, row of columns or code of its own."""
+    return not (LIST_ITEM.match(text) or _COLUMN_GAP.search(text) or _looks_like_code([text]))
+
+
 def _hangs(text: str, lines: list[str]) -> bool:
     """An indented line of text (no item, row or code of its own) after a list item, or
     after a line going on with one, goes on with that item: a hanging indent."""
-    if LIST_ITEM.match(text) or _COLUMN_GAP.search(text) or _looks_like_code([text]):
+    if not _plain_line(text):
         return False
     for line in reversed(lines):
         if LIST_ITEM.match(line):

@@ -120,6 +120,9 @@ class _HtmlToBlocks(HTMLParser):
         self._in = ""  # "title" or "style" while inside one
         self._hidden_classes: set[str] = set()  # classes the page's style sheet hides
         self._term: str | None = None  # a <dt> waiting for its <dd>'s first paragraph
+        self._scripts: list[tuple[list[str], int, int]] = []  # open <sup>/<sub>: where it began
+        self._links = 0  # <a> elements opened so far, and how many are open
+        self._open_links = 0
 
     def _leaves_out(self, tag: str, attrs: list[tuple[str, str | None]]) -> bool:
         """Page furniture (navigation landmarks, permalinks, line numbers: _FURNITURE_*), the
@@ -194,6 +197,12 @@ class _HtmlToBlocks(HTMLParser):
             self._sink().append("`")
         elif tag in ("strong", "b"):
             self._sink().append("**")
+        elif tag == "a":
+            self._links += 1
+            self._open_links += 1
+        elif tag in ("sup", "sub") and not self._pre:
+            sink = self._sink()
+            self._scripts.append((sink, len(sink), -1 if self._open_links else self._links))
         elif tag == "table":
             self._flush()
             self._rows = []
@@ -263,6 +272,12 @@ class _HtmlToBlocks(HTMLParser):
             self._sink().append("`")
         elif tag in ("strong", "b"):
             self._sink().append("**")
+        elif tag == "a":
+            self._open_links = max(0, self._open_links - 1)
+        elif tag in ("sup", "sub") and self._scripts:
+            sink, start, links = self._scripts.pop()
+            if links == self._links:  # a footnote's mark is a link: it stays as it reads
+                sink[start:] = [_script(tag, "".join(sink[start:]))]
 
     def handle_data(self, data: str) -> None:
         if self._in == "title":
@@ -370,6 +385,20 @@ _END_OPTIONAL = {
 _DISPLAY_NONE = re.compile(r"display\s*:\s*none", re.I)
 _MEDIA_RULES = re.compile(r"@media[^{]*\{(?:[^{}]*\{[^{}]*\})*[^{}]*\}", re.I)
 _CLASS_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
+
+
+# A superscript that is a word's ending (1st, 2nd, 1er), not an exponent.
+_ORDINAL = re.compile(r"st|nd|rd|th|er|re|e|ème")
+
+
+def _script(tag: str, text: str) -> str:
+    """A superscript or subscript as a formula writes it: 10<sup>3</sup> is 10^3, not 103;
+    V<sub>R,max</sub> is V_{R,max}."""
+    text = text.strip()
+    if not text or (tag == "sup" and _ORDINAL.fullmatch(text)):
+        return text
+    mark = "^" if tag == "sup" else "_"
+    return f"{mark}{text}" if len(text) == 1 else f"{mark}{{{text}}}"
 
 
 def _hidden_classes(style: str) -> set[str]:

@@ -130,6 +130,20 @@ def test_html_to_markdownish_blocks():
     assert not any("hidden" in b.text or "color" in b.text for b in blocks)
 
 
+def test_html_superscripts_and_subscripts_read_as_a_formula_writes_them():
+    html = (
+        "<p>A gain of 10<sup>3</sup> at f<sub>0</sub>; plot V<sub>R</sub>/V<sub>R,max</sub>"
+        " in the 1<sup>st</sup> lab.<a href='#fn1' role='doc-noteref'><sup>1</sup></a></p>"
+        "<p>試験は7月30日です。<sup><a href='#ftnt1'>[1]</a></sup></p>"
+    )
+    _, blocks = parse_html(html)
+    # 10<sup>3</sup> was "103"; a footnote's mark, a link, reads as it did (pandoc's goes)
+    assert [b.text for b in blocks] == [
+        "A gain of 10^3 at f_0; plot V_R/V_{R,max} in the 1st lab.",
+        "試験は7月30日です。[1]",
+    ]
+
+
 def test_html_mathjax_is_read_as_markdown_math():
     html = (
         "<p>With at most \\(W\\) bytes in flight the throughput is bounded by</p>"
@@ -505,6 +519,16 @@ def test_plain_text_title_of_several_lines_is_text_too():
     assert blocks[0].text == head  # the date is quotable, not only a heading
 
 
+def test_plain_text_title_leaves_out_what_its_block_sets_in_columns():
+    rule = "=" * 40
+    byline = " " * 30 + "桐生 真澄"
+    head = f"{rule}\n 講義メモ　第13回\n 動的計画法 (DP)          2026-07-15\n{byline}\n{rule}"
+    title, blocks = parse_plain_text(f"{head}\n\n本文。\n")
+    # the date spaced out to the right and the name at the right margin are no title
+    assert title == "講義メモ　第13回 動的計画法 (DP)"
+    assert "2026-07-15" in blocks[0].text and "=" not in blocks[0].text
+
+
 def test_plain_text_paragraphs():
     title, blocks = parse_plain_text("第一段落の\n続き。\n\n  \nSecond paragraph\nwraps here.\n")
     assert title is None
@@ -611,6 +635,35 @@ def test_plain_text_numbered_one_liners_in_a_row_stay_a_list():
         "以上で終わる。",
     ]
     assert all(b.heading_path == () for b in blocks)
+
+
+def test_plain_text_section_titles_set_apart_by_rules_are_headings():
+    rule = "=" * 30
+    text = (
+        f"実験の手引き\n\n{rule}\n1. 進め方\n{rule}\n\n2人1組で行う。\n\n"
+        f"{rule}\n2. 安全規則\n{rule}\n(1) 通電中に配線を変えない。\n\n"
+        "Notes for TAs\n-------------\nOpen the room early.\n\n"
+        f"{rule}\nこの行は見出しではない。\n{rule}\n"
+    )
+    title, blocks = parse_plain_text(text)
+    assert [(b.heading_path, b.text) for b in blocks] == [
+        ((title, "1. 進め方"), "2人1組で行う。"),
+        ((title, "2. 安全規則"), "(1) 通電中に配線を変えない。"),
+        ((title, "Notes for TAs"), "Open the room early."),
+        # a sentence between rules is text; the rules themselves are none
+        ((title, "Notes for TAs"), "この行は見出しではない。"),
+    ]
+
+
+def test_plain_text_a_sentence_cut_mid_way_goes_on_in_its_indented_line():
+    text = "実験2：RC 回路。ノートを実行し、\n  波形を印刷すること。\n  電源は切っておく。\n"
+    _, blocks = parse_plain_text(text)
+    # the line stopped at 、 and goes on below, indented; an indented line under one that
+    # ended its sentence is a line of its own
+    assert [b.text for b in blocks] == [
+        "実験2：RC 回路。ノートを実行し、波形を印刷すること。",
+        "電源は切っておく。",
+    ]
 
 
 def test_plain_text_sentences_and_long_lines_are_never_headings():
