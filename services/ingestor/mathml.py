@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from xml.etree import ElementTree
 
+from services.ingestor.parsing import latex_fence
+
 MATHML = "http://www.w3.org/1998/Math/MathML"
 _LARGE = {"∑": r"\sum", "∏": r"\prod", "∫": r"\int", "∬": r"\iint", "∮": r"\oint"}
 _ACCENTS = {"^": r"\hat", "ˆ": r"\hat", "~": r"\tilde", "˜": r"\tilde", "¯": r"\bar",
@@ -38,7 +40,7 @@ def _latex(element: ElementTree.Element) -> str:
     args = [e for e in element if _name(e) not in _SKIPPED]
     if name in ("mi", "mn", "mo", "mtext", "ms"):
         text = "".join(element.itertext()).strip()
-        return _LARGE.get(text, text)
+        return _LARGE.get(text, latex_fence(text) if name == "mo" else text)
     if name == "mspace":
         return " "
     if name == "mfrac" and len(args) == 2:
@@ -57,7 +59,8 @@ def _latex(element: ElementTree.Element) -> str:
     if name in ("msubsup", "munderover") and len(args) == 3:
         return _scripts(args[0], below=args[1], above=args[2])
     if name == "mfenced":
-        opening, closing = element.get("open", "("), element.get("close", ")")
+        opening = latex_fence(element.get("open", "("))
+        closing = latex_fence(element.get("close", ")"))
         return f"{opening}{', '.join(map(_latex, args))}{closing}"
     if name == "mtable":
         rows = [" & ".join(_latex(cell) for cell in row) for row in args]

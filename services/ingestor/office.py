@@ -195,8 +195,11 @@ def _sheet_rows(sheet) -> list[list[str]]:
 
 def sheet_tables(rows: list[list[str]]) -> Iterator[tuple[tuple[str, ...], list[list[str]]]]:
     """A sheet's tables as a reader sees them: a lone cell above a table (often merged
-    across it) is its title, not its header; a blank row sets apart notes under a table, or
-    a table with a title of its own, and is otherwise a gap inside one table."""
+    across it) is its title, not its header, and further lone cells under the title
+    introduce the table (the conditions it was measured under); a lone first cell that
+    holds a sentence under a table is a note on it, not a row; a blank row sets apart notes
+    under a table, or a table with a title of its own, and is otherwise a gap inside one
+    table."""
     parts: list[list[list[str]]] = [[]]
     for row in rows:
         if any(row):
@@ -210,10 +213,19 @@ def sheet_tables(rows: list[list[str]]) -> Iterator[tuple[tuple[str, ...], list[
         else:
             merged_parts.append(part)
     for table in (side for part in merged_parts for side in _side_by_side(part)):
-        title: tuple[str, ...] = ()
-        while _titled(table):
-            title = (*title, next(c for c in table.pop(0) if c))
-        yield title, table
+        if not _tabular(table):
+            yield (), table
+            continue
+        above = next(i for i, row in enumerate(table) if _filled(row) > 1)
+        below = len(table)
+        while below > above + 2 and _note(table[below - 1]):
+            below -= 1
+        title = tuple(next(c for c in row if c) for row in table[:1] if above)
+        if above > 1:
+            yield title, table[1:above]
+        yield title, table[above:below]
+        if below < len(table):
+            yield title, table[below:]
 
 
 def _side_by_side(rows: list[list[str]]) -> list[list[list[str]]]:
@@ -267,6 +279,13 @@ def _tabular(rows: list[list[str]]) -> bool:
 
 def _titled(rows: list[list[str]]) -> bool:
     return len(rows) > 1 and _filled(rows[0]) == 1 and _filled(rows[1]) > 1
+
+
+def _note(row: list[str]) -> bool:
+    """A row whose one cell, the first, holds a sentence: a note under a table (often
+    merged across it), not a row of it."""
+    text = row[0].strip()
+    return _filled(row) == 1 and (text.endswith(("。", "．", ".", ")", "）")) or len(text) >= 30)
 
 
 _SCIENTIFIC = re.compile(r"^0(?:\.(0+))?E\+0+$", re.I)

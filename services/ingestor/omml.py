@@ -10,6 +10,8 @@ the Unicode characters Office stores (α, ≤, ∑), which the engine reads as f
 
 from __future__ import annotations
 
+from services.ingestor.parsing import latex_fence
+
 MATH = "http://schemas.openxmlformats.org/officeDocument/2006/math"
 _OPERATORS = {"∑": r"\sum", "∏": r"\prod", "∫": r"\int", "∬": r"\iint", "∮": r"\oint"}
 _ACCENTS = {"̂": r"\hat", "̃": r"\tilde", "̄": r"\bar", "⃗": r"\vec", "̇": r"\dot"}
@@ -116,8 +118,8 @@ def _nary(e) -> str:
 
 
 def _delimited(e) -> str:
-    opening = _property(e, "d", "begChr", "(")
-    closing = _property(e, "d", "endChr", ")")
+    opening = latex_fence(_property(e, "d", "begChr", "("))
+    closing = latex_fence(_property(e, "d", "endChr", ")"))
     separator = _property(e, "d", "sepChr", "|")
     items = [_latex(child) for child in e.findall(f"{{{MATH}}}e")]
     return f"{opening}{separator.join(items)}{closing}"

@@ -38,6 +38,13 @@ def image_text(alt: str) -> str:
     return "" if _ASSET_NAME.match(alt) else alt
 
 
+def latex_fence(char: str) -> str:
+    """A fence stored as its character, as LaTeX writes it: a brace is ``\\{``, since ``{``
+    alone only groups (the brace that opens a system of equations vanished, or was left
+    unbalanced)."""
+    return {"{": r"\{", "}": r"\}"}.get(char, char)
+
+
 def decode_text(data: bytes, filename: str) -> str:
     """UTF-8 (with or without BOM), UTF-16 with BOM, Shift_JIS (Japanese Excel/Windows),
     EUC-JP (notes kept on a Unix server) or Windows-1252 (Western Windows). The Japanese

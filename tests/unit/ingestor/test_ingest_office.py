@@ -374,6 +374,22 @@ def test_a_sheet_reads_as_its_teacher_laid_it_out():
     ]
 
 
+def test_a_note_merged_across_under_a_table_is_a_note_not_a_row():
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "実験2"
+    sheet.append(["班", "τ 測定 (ms)"])
+    sheet.append(["A01", "1.04"])
+    sheet.append(["A02", "0.97"])
+    sheet.append(["τ はカーソルで読んだ値。"])
+    sheet.merge_cells("A4:B4")
+    chunks = parse_material(saved(book), "lab.xlsx").chunks
+    assert [c.text.split("\n\n")[1:] for c in chunks] == [
+        ["| 班 | τ 測定 (ms) |\n| --- | --- |\n| A01 | 1.04 |\n| A02 | 0.97 |"],
+        ["τ はカーソルで読んだ値。"],
+    ]
+
+
 def test_tables_side_by_side_are_two_tables_and_dates_read_as_formatted():
     book = openpyxl.Workbook()
     sheet = book.active

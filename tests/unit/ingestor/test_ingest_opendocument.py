@@ -14,7 +14,7 @@ from services.common.errors import InvalidInput
 from services.ingestor.formats import Format, detect_format
 from services.ingestor.mathml import to_latex
 from services.ingestor.stages import parse_material
-from tests.open_documents import MONO, NOTES_ODT, SHEETS_ODS, SLIDES_ODP, package
+from tests.open_documents import MONO, NOTES_ODT, SHEETS_ODS, SLIDES_ODP, package, row
 
 
 def texts(material) -> list[str]:
@@ -58,6 +58,26 @@ def test_a_spreadsheet_is_q_a_rows_and_tables_and_its_hidden_sheet_is_left_out()
     assert "| 班 | 平均点 |" in whole and "| A | 8.1 |" in whole
     assert "採点基準" not in whole
     assert [c.ordinal for c in material.chunks] == list(range(len(material.chunks)))
+
+
+def test_a_sheet_s_lines_of_one_cell_are_its_title_and_notes_not_rows_of_its_table():
+    sheet = (
+        '<table:table table:name="実験3">'
+        + row("実験3 共振の周波数特性（A03班）")
+        + row("R = 47 Ω, L = 10 mH, C = 100 nF")
+        + row("f (kHz)", "V_R (V)")
+        + row("4.8", "1.62")
+        + row("5", "1.71")
+        + row("測定された共振周波数は 5.0 kHz 付近。")
+        + "</table:table>"
+    )
+    chunks = parse_material(package("spreadsheet", sheet), "lab.ods").chunks
+    assert {c.heading_path for c in chunks} == {("実験3", "実験3 共振の周波数特性（A03班）")}
+    assert [c.text.split("\n\n")[1:] for c in chunks] == [
+        ["R = 47 Ω, L = 10 mH, C = 100 nF"],
+        ["| f (kHz) | V_R (V) |\n| --- | --- |\n| 4.8 | 1.62 |\n| 5 | 1.71 |"],
+        ["測定された共振周波数は 5.0 kHz 付近。"],
+    ]
 
 
 def test_open_documents_are_told_by_their_mimetype_entry():
@@ -168,6 +188,12 @@ def math(inner: str) -> str:
             "<mtable><mtr><mtd><mn>1</mn></mtd><mtd><mn>0</mn></mtd></mtr>"
             "<mtr><mtd><mn>0</mn></mtd><mtd><mn>1</mn></mtd></mtr></mtable>",
             r"\begin{matrix} 1 & 0 \\ 0 & 1 \end{matrix}",
+        ),
+        # a system of equations (left lbrace stack{…} right none): the brace is written \{
+        (
+            '<mrow><mo fence="true" form="prefix" stretchy="true">{</mo><mtable><mtr><mtd>'
+            '<mi>x</mi><mo>=</mo><mn>1</mn></mtd></mtr></mtable><mo fence="true"/></mrow>',
+            r"\{\begin{matrix} x=1 \end{matrix}",
         ),
     ],
 )

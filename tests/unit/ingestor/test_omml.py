@@ -27,6 +27,9 @@ def math(body: str):
         (f"<m:d><m:dPr><m:begChr m:val='['/><m:endChr m:val=']'/><m:sepChr m:val=','/></m:dPr>"
          f"<m:e>{r('a')}</m:e><m:e>{r('b')}</m:e></m:d>", "[a,b]"),
         (f"<m:d><m:e>{r('x+1')}</m:e></m:d>", "(x+1)"),
+        # a brace opening a system of equations is a brace, not LaTeX's grouping
+        (f"<m:d><m:dPr><m:begChr m:val='{{'/><m:endChr m:val=''/></m:dPr>"
+         f"<m:e>{r('x=1')}</m:e></m:d>", r"\{x=1"),
         (f"<m:acc><m:e>{r('y')}</m:e></m:acc>", r"\hat{y}"),
         (f"<m:bar><m:e>{r('x')}</m:e></m:bar>", r"\overline{x}"),
         (f"<m:m><m:mr><m:e>{r('1')}</m:e><m:e>{r('0')}</m:e></m:mr>"
