@@ -108,6 +108,23 @@ _MACRO = re.compile(
     + r"|\\def\\([A-Za-z]+)" + _GROUP
 )  # fmt: skip
 _INLINE_MATH = re.compile(r"(?<!\\)\$[^$\n]+?(?<!\\)\$")
+# siunitx, as physics and engineering notes write quantities: \SI{95.5}{\micro\farad},
+# \qty{10}{mH}, \si{\kilo\ohm}, \num{1e-3}, \ang{30}. They read as printed: 95.5 µF.
+_QUANTITIES = [
+    re.compile(rf"\\({names})(?![A-Za-z]){_OPTION}" + _GROUP * arity)
+    for names, arity in (("SIrange|qtyrange", 3), ("SI|qty|numrange", 2), ("si|unit|num|ang", 1))
+]
+_UNIT_WORDS = {
+    "yocto": "y", "pico": "p", "nano": "n", "micro": "µ", "milli": "m", "centi": "c",
+    "deci": "d", "kilo": "k", "mega": "M", "giga": "G", "tera": "T", "ohm": "Ω", "volt": "V",
+    "ampere": "A", "farad": "F", "henry": "H", "hertz": "Hz", "watt": "W", "second": "s",
+    "metre": "m", "meter": "m", "gram": "g", "joule": "J", "newton": "N", "coulomb": "C",
+    "siemens": "S", "tesla": "T", "weber": "Wb", "radian": "rad", "degree": "°",
+    "degreeCelsius": "°C", "celsius": "°C", "kelvin": "K", "percent": "%", "decibel": "dB",
+    "minute": "min", "hour": "h", "litre": "L", "liter": "L", "pascal": "Pa", "mole": "mol",
+    "byte": "B", "bit": "bit", "per": "/", "squared": "²", "cubed": "³",
+}  # fmt: skip
+_UNIT_WORD = re.compile(r"\\([A-Za-z]+)\s*")
 
 
 def parse_latex(text: str) -> tuple[str | None, list[Block]]:
@@ -123,6 +140,8 @@ def parse_latex(text: str) -> tuple[str | None, list[Block]]:
     )
     text = "\n".join(_COMMENT.sub("", line) for line in text.split("\n"))
     text = _expand_macros(text)
+    for quantities in _QUANTITIES:
+        text = quantities.sub(_quantity, text)
     title_match = _TITLE.search(text)
     title = " ".join(_inline(title_match.group(1)).split()) if title_match else None
     theorems = {m.group(1): _inline(m.group(2)).strip() for m in _NEW_THEOREM.finditer(text)}
@@ -168,6 +187,27 @@ def _expand_macros(text: str) -> str:
 
         text = use.sub(expand, text)
     return text
+
+
+def _quantity(match: re.Match) -> str:
+    """A siunitx quantity, number or unit as it prints: 95.5 µF, kΩ, 30°, 2–5 mA."""
+    command, *args = match.groups()
+    if command in ("si", "unit"):
+        return _units(args[0])
+    if command == "ang":
+        return f"{args[0]}°"
+    if command == "num":
+        return args[0]
+    if command == "numrange":
+        return f"{args[0]}–{args[1]}"
+    if command in ("SIrange", "qtyrange"):
+        return f"{args[0]}–{args[1]} {_units(args[2])}".rstrip()
+    return f"{args[0]} {_units(args[1])}".rstrip()  # \SI, \qty
+
+
+def _units(text: str) -> str:
+    units = _UNIT_WORD.sub(lambda m: _UNIT_WORDS.get(m.group(1), m.group(0)), text)
+    return re.sub(r"\s+", "", units) if units != text else units.strip()
 
 
 def _title_matter(text: str) -> str:

@@ -193,3 +193,15 @@ def test_a_boxed_diagram_in_a_figure_is_text_and_symbols_read_as_printed():
     assert "ブラウザ $\\rightarrow$ 認可サーバ：`/authorize`\n\nAPI サーバ" in text
     assert "`/token`\n\n認可コードフロー" in text  # the box's lines, then the caption
     assert "`~/lab`" in text and "0.85" not in text
+
+
+def test_siunitx_quantities_read_as_printed():
+    text = (
+        "\\section{共振}\n$L = 10\\,\\si{mH}$ と \\SI{100}{\\nano\\farad} で"
+        " $f_0 \\approx \\qty{5.03}{\\kilo\\hertz}$、位相 \\ang{30}、"
+        "範囲 \\SIrange{2}{5}{\\milli\\ampere}、速さ \\si{\\metre\\per\\second}。\n"
+    )
+    (chunk,) = parse_material(text.encode(), "resonance.tex").chunks
+    assert chunk.text.split("\n\n")[1] == (
+        "$L = 10\\,mH$ と 100 nF で $f_0 \\approx 5.03 kHz$、位相 30°、範囲 2–5 mA、速さ m/s。"
+    )
