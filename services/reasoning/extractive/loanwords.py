@@ -17,7 +17,8 @@ sounded (Legendre → ルジャンドル).
 Two skeletons match when equal, or one letter apart once they are six letters long. Fewer
 than four consonants name too many words to tell apart (プロセス PRS: process, plus,
 policy), so such a skeleton matches only a capitalised name (フォード: Ford, not food),
-unless the caller accepts three.
+unless the caller accepts three; a person's name matches only a capitalised word at any
+length (ラプラス: Laplace, not replace).
 """
 
 from __future__ import annotations
@@ -157,9 +158,12 @@ def english_spellings(
         at += len(skeleton)
         ends.add(at)
     words = _english_words(text)
+    person = _person(katakana)
     found = []
     for start in range(len(words)):
         word = words[start].removesuffix("'s").removesuffix("’s")
+        if person and not _is_name(word):
+            continue  # ラプラス is Laplace, not "replace"
         for spelling in dict.fromkeys((word, words[start])):  # Banker's: バンカーズ
             if any(
                 _skeletons_match(single, skeleton, min_consonants)
@@ -194,6 +198,13 @@ def _part_skeletons(katakana: str) -> tuple[tuple[str, bool], ...]:
         for s, _, unknown in tagged_morphemes(katakana)
         if KATAKANA.fullmatch(s)
     )
+
+
+def _person(katakana: str) -> bool:
+    """A person's name (ラプラス, ダイクストラ: the dictionary's 人名), which English writes
+    capitalised: a common word with its consonants (replace, RPRS) is another thing."""
+    tags = [pos for surface, pos, _ in tagged_morphemes(katakana) if KATAKANA.fullmatch(surface)]
+    return len(tags) == 1 and tags[0][1:3] == ("固有名詞", "人名")
 
 
 def _is_name(word: str) -> bool:

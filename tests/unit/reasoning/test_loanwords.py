@@ -28,6 +28,7 @@ from services.reasoning.extractive.loanwords import (
         ("マルコフ", "Markov"),  # and its r before a consonant is sounded
         ("ルンゲ", "Runge"),  # a hard g before e
         ("ルジャンドル", "Legendre"),  # a sounded closing -dre
+        ("ラプラス", "Laplace"),  # a person's name, capitalised
     ],
 )
 def test_a_katakana_word_writes_its_english_source(katakana, english):
@@ -41,6 +42,7 @@ def test_a_katakana_word_writes_its_english_source(katakana, english):
         ("プロセス", "plus"),  # too few consonants to tell apart
         ("トライ", "trie"),  # nor tree, try
         ("スキップリスト", "sorted list"),
+        ("ラプラス", "replace"),  # a person's name is written capitalised
     ],
 )
 def test_a_katakana_word_does_not_write_what_only_sounds_alike(katakana, english):
