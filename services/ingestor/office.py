@@ -220,7 +220,7 @@ def sheet_tables(rows: list[list[str]]) -> Iterator[tuple[tuple[str, ...], list[
         below = len(table)
         while below > above + 2 and _note(table[below - 1]):
             below -= 1
-        title = tuple(next(c for c in row if c) for row in table[:1] if above)
+        title = (next(c for c in table[0] if c),) if above else ()
         if above > 1:
             yield title, table[1:above]
         yield title, table[above:below]
