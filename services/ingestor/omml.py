@@ -10,7 +10,7 @@ the Unicode characters Office stores (α, ≤, ∑), which the engine reads as f
 
 from __future__ import annotations
 
-from services.ingestor.parsing import latex_fence
+from services.ingestor.parsing import latex_fence, scripted
 
 MATH = "http://schemas.openxmlformats.org/officeDocument/2006/math"
 _OPERATORS = {"∑": r"\sum", "∏": r"\prod", "∫": r"\int", "∬": r"\iint", "∮": r"\oint"}
@@ -63,8 +63,26 @@ def _plain(element) -> str:
     if name in ("br", "cr"):
         return "\n"
     text = "".join(_plain(child) for child in element)
+    if name == "r" and (raised := _raised(element)) is not None:
+        return scripted(text, above=raised)
     # a paragraph inside this one (a text box's) is a paragraph of its own
     return f"\n\n{text}\n\n" if name == "p" and text.strip() else text
+
+
+def _raised(run) -> bool | None:
+    """True for a superscript run, False for a subscript, None for one on the line: Word
+    marks it ``w:vertAlign``, a slide a ``baseline`` offset (30000 up, -25000 down)."""
+    properties = next((c for c in run if _local(c) == "rPr"), None)
+    if properties is None:
+        return None
+    baseline = properties.get("baseline")
+    if baseline is not None and baseline.lstrip("-").isdigit() and int(baseline):
+        return int(baseline) > 0
+    align = next((c for c in properties if _local(c) == "vertAlign"), None)
+    if align is None:
+        return None
+    value = next((v for k, v in align.attrib.items() if k.rsplit("}", 1)[-1] == "val"), "")
+    return {"superscript": True, "subscript": False}.get(value)
 
 
 def to_latex(element) -> str:

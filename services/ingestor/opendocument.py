@@ -49,6 +49,7 @@ from services.ingestor.office import (
     sheet_chunks,
     speaker_notes,
 )
+from services.ingestor.parsing import scripted
 
 _NS = {
     "office": "urn:oasis:names:tc:opendocument:xmlns:office:1.0",
@@ -152,7 +153,9 @@ def _open(data: bytes, filename: str, kind: str) -> _Package:
     _objects_inline(content, objects)
     title_element = meta.find(f".//{_q('dc:title')}") if meta is not None else None
     title = (title_element.text or "").strip() if title_element is not None else ""
-    return _Package(content, styles, title or None)
+    package = _Package(content, styles, title or None)
+    _scripts_marked(package)
+    return package
 
 
 def _embedded(archive: zipfile.ZipFile, name: str) -> ElementTree.Element:
@@ -165,6 +168,22 @@ def _embedded(archive: zipfile.ZipFile, name: str) -> ElementTree.Element:
 
 # A formula's frame, once read, is a span of LaTeX marked with this attribute.
 _FORMULA = "{urn:eduanima}formula"
+# A span set above or below the line (its style's text-position), marked "up" or "down".
+_SCRIPT = "{urn:eduanima}script"
+
+
+def _scripts_marked(package: _Package) -> None:
+    """Mark each span its style raises or lowers (``style:text-position``: "super 58%",
+    "sub 58%", "33% 58%"), so that it reads as a formula writes it: H_2O, 10^{-3}."""
+    for span in package.content.iter(_q("text:span")):
+        position = package.automatic(
+            span.get(_q("text:style-name"), ""), "style:text-properties"
+        ).get("text-position", "")
+        shift = position.split()[0] if position.split() else ""
+        if shift in ("super", "sub"):
+            span.set(_SCRIPT, "up" if shift == "super" else "down")
+        elif re.fullmatch(r"-?\d+(?:\.\d+)?%", shift) and float(shift[:-1]):
+            span.set(_SCRIPT, "up" if float(shift[:-1]) > 0 else "down")
 
 
 def _objects_inline(content: ElementTree.Element, objects: dict[str, ElementTree.Element]) -> None:
@@ -238,6 +257,8 @@ def _inline(element: ElementTree.Element, notes: list[str] | None = None) -> str
             body = child.find(_q("text:note-body"))
             if notes is not None and body is not None:
                 notes.append(_line(" ".join(_inline(p) for p in _paragraphs(body))))
+        elif child.get(_SCRIPT):
+            parts.append(scripted(_inline(child, notes), above=child.get(_SCRIPT) == "up"))
         elif tag not in _NOT_TEXT and not tag.startswith(_DRAWING):
             parts.append(_inline(child, notes))
         parts.append(child.tail or "")

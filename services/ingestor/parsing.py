@@ -45,6 +45,20 @@ def latex_fence(char: str) -> str:
     return {"{": r"\{", "}": r"\}"}.get(char, char)
 
 
+# A superscript that is a word's ending (1st, 2nd, 1er), not an exponent.
+_ORDINAL = re.compile(r"st|nd|rd|th|er|re|e|ème")
+
+
+def scripted(text: str, above: bool) -> str:
+    """A superscript or subscript as a formula writes it: 10 with a raised 3 is 10^3, not
+    103; V with a lowered R,max is V_{R,max}. A raised ordinal ending (1st) stays text."""
+    text = text.strip()
+    if not text or (above and _ORDINAL.fullmatch(text)):
+        return text
+    mark = "^" if above else "_"
+    return f"{mark}{text}" if len(text) == 1 else f"{mark}{{{text}}}"
+
+
 def decode_text(data: bytes, filename: str) -> str:
     """UTF-8 (with or without BOM), UTF-16 with BOM, Shift_JIS (Japanese Excel/Windows),
     EUC-JP (notes kept on a Unix server) or Windows-1252 (Western Windows). The Japanese

@@ -8,7 +8,7 @@ import re
 from html.parser import HTMLParser
 
 from services.ingestor.chunking import Block
-from services.ingestor.parsing import HeadingStack, image_text, join_cjk_lines
+from services.ingestor.parsing import HeadingStack, image_text, join_cjk_lines, scripted
 
 # Page furniture (a site's menus and footer) is skipped with what holds no text.
 _SKIPPED = {
@@ -277,7 +277,7 @@ class _HtmlToBlocks(HTMLParser):
         elif tag in ("sup", "sub") and self._scripts:
             sink, start, links = self._scripts.pop()
             if links == self._links:  # a footnote's mark is a link: it stays as it reads
-                sink[start:] = [_script(tag, "".join(sink[start:]))]
+                sink[start:] = [scripted("".join(sink[start:]), above=tag == "sup")]
 
     def handle_data(self, data: str) -> None:
         if self._in == "title":
@@ -385,20 +385,6 @@ _END_OPTIONAL = {
 _DISPLAY_NONE = re.compile(r"display\s*:\s*none", re.I)
 _MEDIA_RULES = re.compile(r"@media[^{]*\{(?:[^{}]*\{[^{}]*\})*[^{}]*\}", re.I)
 _CLASS_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
-
-
-# A superscript that is a word's ending (1st, 2nd, 1er), not an exponent.
-_ORDINAL = re.compile(r"st|nd|rd|th|er|re|e|ème")
-
-
-def _script(tag: str, text: str) -> str:
-    """A superscript or subscript as a formula writes it: 10<sup>3</sup> is 10^3, not 103;
-    V<sub>R,max</sub> is V_{R,max}."""
-    text = text.strip()
-    if not text or (tag == "sup" and _ORDINAL.fullmatch(text)):
-        return text
-    mark = "^" if tag == "sup" else "_"
-    return f"{mark}{text}" if len(text) == 1 else f"{mark}{{{text}}}"
 
 
 def _hidden_classes(style: str) -> set[str]:

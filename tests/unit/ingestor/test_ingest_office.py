@@ -468,3 +468,26 @@ def test_other_containers_are_refused_saying_what_to_do(data, filename, message)
 def test_an_office_file_without_its_parts_is_refused_clearly(part, kind):
     with pytest.raises(InvalidInput, match=f"cannot be read as {kind} file"):
         parse_material(zipped(part), "broken")
+
+
+def test_raised_and_lowered_runs_read_as_a_formula_writes_them():
+    document = docx.Document()
+    paragraph = document.add_paragraph("H")
+    for text, raised in (("2", False), ("O at 10", None), ("−3", True), (" mol, the 1", None),
+                         ("st", True)):  # fmt: skip
+        run = paragraph.add_run(text)
+        run.font.superscript, run.font.subscript = raised is True, raised is False
+    deck = pptx.Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Rates"
+    line = slide.shapes.add_textbox(Inches(1), Inches(2), Inches(5), Inches(1)).text_frame
+    for text, baseline in (("NH", None), ("4", "-25000"), ("+", "30000")):
+        run = line.paragraphs[0].add_run()
+        run.text = text
+        if baseline:
+            run._r.get_or_add_rPr().set("baseline", baseline)
+    # a raised 3 had read "103", a lowered 2 "H2O"; a raised ordinal ending stays a word
+    (word,) = parse_material(saved(document), "notes.docx").chunks
+    assert word.text == "H_2O at 10^{−3} mol, the 1st"
+    (deck_chunk,) = parse_material(saved(deck), "rates.pptx").chunks
+    assert deck_chunk.text.endswith("NH_4^+")

@@ -291,3 +291,18 @@ def test_headings_made_by_hand_in_bold_and_large_are_headings_in_a_text_not_on_a
     )
     (chunk,) = parse_material(package("presentation", slide, automatic=looks), "t.odp").chunks
     assert chunk.heading_path == ("Testing",) and "Big claim" in chunk.text
+
+
+def test_a_span_set_above_or_below_the_line_reads_as_a_formula_writes_it():
+    styles = (
+        '<style:style style:name="T1" style:family="text">'
+        '<style:text-properties style:text-position="sub 58%"/></style:style>'
+        '<style:style style:name="T2" style:family="text">'
+        '<style:text-properties style:text-position="33% 58%"/></style:style>'
+    )
+    body = (
+        '<text:p>H<text:span text:style-name="T1">2</text:span>O at 10'
+        '<text:span text:style-name="T2">−3</text:span> mol</text:p>'
+    )
+    (chunk,) = parse_material(package("text", body, automatic=styles), "n.odt").chunks
+    assert chunk.text == "H_2O at 10^{−3} mol"
