@@ -210,8 +210,28 @@ def _plain_blocks(paragraph: str) -> list[str]:
         if indented:
             out.extend(_indented_blocks(lines))
         else:
-            out.append(join_cjk_lines("\n".join(with_outer_pipes(lines))))
+            out.append(_joined(with_outer_pipes(lines)))
     return out
+
+
+# A line that opens a field of a notice: 日時：…, 教室：…, 実験2（11月24日）：….
+_FIELD = re.compile(r"^[^\s:：|]{1,20}[:：]")
+
+
+def _joined(lines: list[str]) -> str:
+    """Wrapped lines joined as a reader reads them (Japanese without a space). Where two
+    lines or more open a field (日時：…, 教室：…, as a notice or an e-mail lists them), each
+    field stays a line of its own, its wrapped lines joined: the fields had run together
+    ("…60分）教室：…")."""
+    if sum(1 for line in lines if _FIELD.match(line)) < 2:
+        return join_cjk_lines("\n".join(lines))
+    fields: list[list[str]] = []
+    for line in lines:
+        if _FIELD.match(line) or not fields:
+            fields.append([line])
+        else:
+            fields[-1].append(line)
+    return "\n".join(join_cjk_lines("\n".join(field)) for field in fields)
 
 
 # A line that stops inside a sentence: after a comma or a particle (を実行し、 / 測定点を).

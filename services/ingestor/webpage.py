@@ -120,9 +120,23 @@ class _HtmlToBlocks(HTMLParser):
         self._in = ""  # "title" or "style" while inside one
         self._hidden_classes: set[str] = set()  # classes the page's style sheet hides
         self._term: str | None = None  # a <dt> waiting for its <dd>'s first paragraph
-        self._scripts: list[tuple[list[str], int, int]] = []  # open <sup>/<sub>: where it began
+        # per open <sup>, <sub> or <span>: where it began, links opened by then, raised or
+        # lowered (None: a span on the line)
+        self._scripts: list[tuple[list[str], int, int, bool | None]] = []
+        self._raised_classes: dict[str, bool] = {}  # class -> raised (True) or lowered
         self._links = 0  # <a> elements opened so far, and how many are open
         self._open_links = 0
+
+    def _raised(self, tag: str, attrs: list[tuple[str, str | None]]) -> bool | None:
+        """<sup> is raised, <sub> lowered, and so is a span its class or style sets so."""
+        if tag != "span":
+            return tag == "sup"
+        style = dict(attrs).get("style") or ""
+        if _RAISED.search(style) or _LOWERED.search(style):
+            return _RAISED.search(style) is not None
+        return next(
+            (self._raised_classes[c] for c in _classes(attrs) if c in self._raised_classes), None
+        )
 
     def _leaves_out(self, tag: str, attrs: list[tuple[str, str | None]]) -> bool:
         """Page furniture (navigation landmarks, permalinks, line numbers: _FURNITURE_*), the
@@ -200,9 +214,10 @@ class _HtmlToBlocks(HTMLParser):
         elif tag == "a":
             self._links += 1
             self._open_links += 1
-        elif tag in ("sup", "sub") and not self._pre:
+        elif tag in ("sup", "sub", "span") and not self._pre:
             sink = self._sink()
-            self._scripts.append((sink, len(sink), -1 if self._open_links else self._links))
+            links = -1 if self._open_links else self._links
+            self._scripts.append((sink, len(sink), links, self._raised(tag, attrs)))
         elif tag == "table":
             self._flush()
             self._rows = []
@@ -274,16 +289,19 @@ class _HtmlToBlocks(HTMLParser):
             self._sink().append("**")
         elif tag == "a":
             self._open_links = max(0, self._open_links - 1)
-        elif tag in ("sup", "sub") and self._scripts:
-            sink, start, links = self._scripts.pop()
-            if links == self._links:  # a footnote's mark is a link: it stays as it reads
-                sink[start:] = [scripted("".join(sink[start:]), above=tag == "sup")]
+        elif tag in ("sup", "sub", "span") and self._scripts:
+            sink, start, links, raised = self._scripts.pop()
+            # a footnote's mark is a link: it stays as it reads
+            if raised is not None and links == self._links:
+                sink[start:] = [scripted("".join(sink[start:]), above=raised)]
 
     def handle_data(self, data: str) -> None:
         if self._in == "title":
             self._title_text.append(data)
         elif self._in == "style":
-            self._hidden_classes |= _hidden_classes(data)
+            self._hidden_classes |= _classes_styled(data, _DISPLAY_NONE)
+            self._raised_classes |= dict.fromkeys(_classes_styled(data, _RAISED), True)
+            self._raised_classes |= dict.fromkeys(_classes_styled(data, _LOWERED), False)
         if self._skipped:
             return
         self._sink().append(data)
@@ -387,14 +405,19 @@ _MEDIA_RULES = re.compile(r"@media[^{]*\{(?:[^{}]*\{[^{}]*\})*[^{}]*\}", re.I)
 _CLASS_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
 
 
-def _hidden_classes(style: str) -> set[str]:
-    """Classes a style sheet hides on screen (.print-only{display:none}); rules for print or
-    other media only are not the screen's."""
-    hidden: set[str] = set()
+# Text set above or below the line by a style (Google Docs writes .c5{vertical-align:super}).
+_RAISED = re.compile(r"vertical-align\s*:\s*super", re.I)
+_LOWERED = re.compile(r"vertical-align\s*:\s*sub\b", re.I)
+
+
+def _classes_styled(style: str, declaration: re.Pattern) -> set[str]:
+    """Classes a style sheet gives the declaration on screen (.print-only{display:none} hides
+    them); rules for print or other media only are not the screen's."""
+    found: set[str] = set()
     for selectors, body in _CLASS_RULE.findall(_MEDIA_RULES.sub("", style)):
-        if _DISPLAY_NONE.search(body):
-            hidden.update(re.findall(r"^\s*\.([\w-]+)\s*$", selectors.replace(",", "\n"), re.M))
-    return hidden
+        if declaration.search(body):
+            found.update(re.findall(r"^\s*\.([\w-]+)\s*$", selectors.replace(",", "\n"), re.M))
+    return found
 
 
 def _classes(attrs: list[tuple[str, str | None]]) -> set[str]:

@@ -144,6 +144,32 @@ def test_html_superscripts_and_subscripts_read_as_a_formula_writes_them():
     ]
 
 
+def test_html_text_a_style_raises_or_lowers_reads_as_sup_and_sub_do():
+    html = (
+        "<style>.c5{vertical-align:super;font-size:60%}.c7{vertical-align:sub}</style>"
+        '<p>k = 24 M<span class="c5">−2</span> s<span class="c5">−1</span> for N'
+        '<span class="c7">2</span>O<span class="c7">5</span>'
+        ' at 10<span style="vertical-align: super">3</span> K</p>'
+    )
+    _, blocks = parse_html(html)
+    # Google Docs raises text by a class, not by <sup>: "M−2" had read as M minus 2
+    assert [b.text for b in blocks] == ["k = 24 M^{−2} s^{−1} for N_2O_5 at 10^3 K"]
+
+
+def test_plain_text_fields_of_a_notice_stay_a_line_each():
+    text = (
+        "日時：1月29日（金）2限（60分）\n教室：奇数の人は L-101、\n　　偶数の人は L-102\n"
+        "座席：指定席です。\n"
+    )
+    _, blocks = parse_plain_text(text)
+    # each field its own line, a field's wrapped line joined to it
+    assert blocks[0].text.split("\n") == [
+        "日時：1月29日（金）2限（60分）",
+        "教室：奇数の人は L-101、偶数の人は L-102",
+        "座席：指定席です。",
+    ]
+
+
 def test_html_mathjax_is_read_as_markdown_math():
     html = (
         "<p>With at most \\(W\\) bytes in flight the throughput is bounded by</p>"
