@@ -47,14 +47,28 @@ def latex_fence(char: str) -> str:
 
 # A superscript that is a word's ending (1st, 2nd, 1er), not an exponent.
 _ORDINAL = re.compile(r"st|nd|rd|th|er|re|e|ème")
+# The characters Unicode has raised and lowered forms of: what is raised or lowered is
+# written with them when it can be (10³, H₂O, SO₄²⁻), as the page shows it. Compatibility
+# normalisation (NFKC, which search terms and answer keys go through) reads them as plain
+# characters: "kJ mol⁻¹" is "kJ mol−1" to them, as the line the reader flattened it into was.
+_RAISED = str.maketrans(
+    "0123456789+-−=()abcdefghijklmnoprstuvwxyzABDEGHIJKLMNOPRTUVW",
+    "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂ",
+)
+_LOWERED = str.maketrans("0123456789+-−=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ")
 
 
 def scripted(text: str, above: bool) -> str:
-    """A superscript or subscript as a formula writes it: 10 with a raised 3 is 10^3, not
-    103; V with a lowered R,max is V_{R,max}. A raised ordinal ending (1st) stays text."""
+    """Raised or lowered text as the page shows it: 10 with a raised 3 is 10³, not 103; H
+    with a lowered 2 is H₂. What Unicode has no such form of is written as a formula is
+    (V_{R,max}, ΔS_{sys}); a raised ordinal ending (1st) stays text."""
     text = text.strip()
     if not text or (above and _ORDINAL.fullmatch(text)):
         return text
+    table = _RAISED if above else _LOWERED
+    shown = text.translate(table)
+    if all(ord(c) in table for c in text):
+        return shown
     mark = "^" if above else "_"
     return f"{mark}{text}" if len(text) == 1 else f"{mark}{{{text}}}"
 

@@ -470,7 +470,7 @@ def test_an_office_file_without_its_parts_is_refused_clearly(part, kind):
         parse_material(zipped(part), "broken")
 
 
-def test_raised_and_lowered_runs_read_as_a_formula_writes_them():
+def test_raised_and_lowered_runs_read_as_the_page_shows_them():
     document = docx.Document()
     paragraph = document.add_paragraph("H")
     for text, raised in (("2", False), ("O at 10", None), ("−3", True), (" mol, the 1", None),
@@ -486,8 +486,8 @@ def test_raised_and_lowered_runs_read_as_a_formula_writes_them():
         run.text = text
         if baseline:
             run._r.get_or_add_rPr().set("baseline", baseline)
-    # a raised 3 had read "103", a lowered 2 "H2O"; a raised ordinal ending stays a word
+    # a raised 3 had read "103"; a raised ordinal ending stays a word
     (word,) = parse_material(saved(document), "notes.docx").chunks
-    assert word.text == "H_2O at 10^{−3} mol, the 1st"
+    assert word.text == "H₂O at 10⁻³ mol, the 1st"
     (deck_chunk,) = parse_material(saved(deck), "rates.pptx").chunks
-    assert deck_chunk.text.endswith("NH_4^+")
+    assert deck_chunk.text.endswith("NH₄⁺")

@@ -293,7 +293,7 @@ def test_headings_made_by_hand_in_bold_and_large_are_headings_in_a_text_not_on_a
     assert chunk.heading_path == ("Testing",) and "Big claim" in chunk.text
 
 
-def test_a_span_set_above_or_below_the_line_reads_as_a_formula_writes_it():
+def test_a_span_set_above_or_below_the_line_reads_as_the_page_shows_it():
     styles = (
         '<style:style style:name="T1" style:family="text">'
         '<style:text-properties style:text-position="sub 58%"/></style:style>'
@@ -305,4 +305,4 @@ def test_a_span_set_above_or_below_the_line_reads_as_a_formula_writes_it():
         '<text:span text:style-name="T2">−3</text:span> mol</text:p>'
     )
     (chunk,) = parse_material(package("text", body, automatic=styles), "n.odt").chunks
-    assert chunk.text == "H_2O at 10^{−3} mol"
+    assert chunk.text == "H₂O at 10⁻³ mol"

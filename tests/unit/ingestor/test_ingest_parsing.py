@@ -130,16 +130,17 @@ def test_html_to_markdownish_blocks():
     assert not any("hidden" in b.text or "color" in b.text for b in blocks)
 
 
-def test_html_superscripts_and_subscripts_read_as_a_formula_writes_them():
+def test_html_superscripts_and_subscripts_read_as_the_page_shows_them():
     html = (
         "<p>A gain of 10<sup>3</sup> at f<sub>0</sub>; plot V<sub>R</sub>/V<sub>R,max</sub>"
         " in the 1<sup>st</sup> lab.<a href='#fn1' role='doc-noteref'><sup>1</sup></a></p>"
         "<p>試験は7月30日です。<sup><a href='#ftnt1'>[1]</a></sup></p>"
     )
     _, blocks = parse_html(html)
-    # 10<sup>3</sup> was "103"; a footnote's mark, a link, reads as it did (pandoc's goes)
+    # 10<sup>3</sup> was "103"; what Unicode cannot raise or lower is written as a formula
+    # is (V_{R,max}); a footnote's mark, a link, reads as it did (pandoc's goes)
     assert [b.text for b in blocks] == [
-        "A gain of 10^3 at f_0; plot V_R/V_{R,max} in the 1st lab.",
+        "A gain of 10³ at f₀; plot V_R/V_{R,max} in the 1st lab.",
         "試験は7月30日です。[1]",
     ]
 
@@ -153,7 +154,7 @@ def test_html_text_a_style_raises_or_lowers_reads_as_sup_and_sub_do():
     )
     _, blocks = parse_html(html)
     # Google Docs raises text by a class, not by <sup>: "M−2" had read as M minus 2
-    assert [b.text for b in blocks] == ["k = 24 M^{−2} s^{−1} for N_2O_5 at 10^3 K"]
+    assert [b.text for b in blocks] == ["k = 24 M⁻² s⁻¹ for N₂O₅ at 10³ K"]
 
 
 def test_plain_text_fields_of_a_notice_stay_a_line_each():
