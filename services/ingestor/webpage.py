@@ -289,7 +289,7 @@ class _HtmlToBlocks(HTMLParser):
             self._sink().append("**")
         elif tag == "a":
             self._open_links = max(0, self._open_links - 1)
-        elif tag in ("sup", "sub", "span") and self._scripts:
+        elif tag in ("sup", "sub", "span") and not self._pre and self._scripts:
             sink, start, links, raised = self._scripts.pop()
             # a footnote's mark is a link: it stays as it reads
             if raised is not None and links == self._links:
