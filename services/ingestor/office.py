@@ -34,8 +34,10 @@ import datetime
 import io
 import re
 import textwrap
+import zipfile
 from collections.abc import Iterable, Iterator
 from decimal import ROUND_HALF_UP, Decimal
+from xml.etree import ElementTree
 
 import docx
 import openpyxl
@@ -54,6 +56,7 @@ from services.common.text import LIST_ITEM
 from services.ingestor.chunking import Block, ChunkLimits, chunk_blocks
 from services.ingestor.markdown import markdown_table, parse_markdown
 from services.ingestor.omml import paragraph_text
+from services.ingestor.parsing import scripted
 from services.ingestor.qa import table_chunks
 
 _WORD_HEADING = re.compile(r"^(?:heading|見出し)\s*(\d)$", re.I)
@@ -148,12 +151,13 @@ def parse_xlsx(data: bytes, filename: str, limits: ChunkLimits) -> tuple[str | N
         "an Excel",
     )
     chunks: list[Chunk] = []
+    rich = _rich_texts(data)
     try:
         for sheet in workbook.worksheets:
             if sheet.sheet_state != "visible":
                 continue  # a hidden sheet is the author's (a TA's notes, lookups)
             where = f"{filename} (sheet {sheet.title!r})"
-            chunks += sheet_chunks(_sheet_rows(sheet), sheet.title, where, limits)
+            chunks += sheet_chunks(_sheet_rows(sheet, rich), sheet.title, where, limits)
         return workbook.properties.title or None, [
             dataclasses.replace(chunk, ordinal=n) for n, chunk in enumerate(chunks)
         ]
@@ -180,11 +184,14 @@ def sheet_chunks(
     return chunks + chunk_blocks(notes, limits)
 
 
-def _sheet_rows(sheet) -> list[list[str]]:
-    """An Excel sheet's cells as shown, a cell merged down the rows standing in each row."""
+def _sheet_rows(sheet, rich: dict[str, str] | None = None) -> list[list[str]]:
+    """An Excel sheet's cells as shown, a cell merged down the rows standing in each row,
+    a text with raised or lowered runs as ``_rich_texts`` writes it."""
+    rich = rich or {}
     rows = [
         [_value(c.value, getattr(c, "number_format", "")) for c in row] for row in sheet.iter_rows()
     ]
+    rows = [[rich.get(cell, cell) for cell in row] for row in rows]
     for top, left, bottom in _merged_down(sheet):
         for r in range(top + 1, min(bottom + 1, len(rows))):
             if top < len(rows) and left < len(rows[top]):
@@ -244,6 +251,56 @@ def _side_by_side(rows: list[list[str]]) -> list[list[list[str]]]:
 
 
 _MERGE_CELL = re.compile(rb"<(?:\w+:)?mergeCell\b[^>]*?\bref=\"([A-Z]+[0-9]+:[A-Z]+[0-9]+)\"")
+
+
+# The parts of a workbook that hold texts: the shared strings, and a sheet's own cells.
+_TEXT_PARTS = re.compile(r"xl/(?:sharedStrings|worksheets/sheet\d+)\.xml")
+
+
+def _rich_texts(data: bytes) -> dict[str, str]:
+    """Texts with raised or lowered runs (Excel's rich text: kJ mol⁻¹, CO₂ in a header),
+    from their plain text, which is all a read-only workbook gives (read-only keeps a large
+    one's memory small), to the text as ``parsing.scripted`` writes it: the runs had read
+    flattened, 10⁶ as 106. A part is parsed, as a stream, only when it marks a run so."""
+    found: dict[str, str] = {}
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        for name in (n for n in archive.namelist() if _TEXT_PARTS.fullmatch(n)):
+            if not _holds(archive, name, b"vertAlign"):
+                continue
+            with archive.open(name) as part:
+                for _, element in ElementTree.iterparse(part):
+                    if _local(element) in ("si", "is"):
+                        runs = [_run_text(run) for run in element if _local(run) == "r"]
+                        if any(up is not None for _, up in runs):
+                            shown = [t if up is None else scripted(t, above=up) for t, up in runs]
+                            found["".join(t for t, _ in runs)] = "".join(shown)
+                        element.clear()
+                    elif _local(element) == "row":
+                        element.clear()  # a large sheet's rows read are let go
+    return found
+
+
+def _holds(archive: zipfile.ZipFile, name: str, mark: bytes) -> bool:
+    """Does the part hold ``mark``? Read a megabyte at a time."""
+    with archive.open(name) as part:
+        tail = b""
+        while block := part.read(1 << 20):
+            if mark in tail + block:
+                return True
+            tail = block[-len(mark) :]
+    return False
+
+
+def _run_text(run: ElementTree.Element) -> tuple[str, bool | None]:
+    """A rich-text run's text, and whether it is raised (True), lowered (False) or neither."""
+    text = "".join(t.text or "" for t in run if _local(t) == "t")
+    align = next((e for e in run.iter() if _local(e) == "vertAlign"), None)
+    value = align.get("val", "") if align is not None else ""
+    return text, {"superscript": True, "subscript": False}.get(value)
+
+
+def _local(element: ElementTree.Element) -> str:
+    return element.tag.rsplit("}", 1)[-1]
 
 
 def _merged_down(sheet) -> Iterator[tuple[int, int, int]]:

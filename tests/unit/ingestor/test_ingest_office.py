@@ -18,6 +18,8 @@ from docx.opc.packuri import PackURI
 from docx.opc.part import Part
 from docx.oxml import parse_xml
 from docx.oxml.ns import nsdecls
+from openpyxl.cell.rich_text import CellRichText, TextBlock
+from openpyxl.cell.text import InlineFont
 from pptx.util import Inches
 
 from services.common.errors import InvalidInput
@@ -491,3 +493,18 @@ def test_raised_and_lowered_runs_read_as_the_page_shows_them():
     assert word.text == "H₂O at 10⁻³ mol, the 1st"
     (deck_chunk,) = parse_material(saved(deck), "rates.pptx").chunks
     assert deck_chunk.text.endswith("NH₄⁺")
+
+
+def test_a_cell_s_raised_and_lowered_runs_read_as_the_page_shows_them():
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(
+        [
+            CellRichText(["1/[CV", TextBlock(InlineFont(vertAlign="superscript"), "+"), "]"]),
+            CellRichText(["(10", TextBlock(InlineFont(vertAlign="superscript"), "6"), " L)"]),
+        ]
+    )
+    sheet.append(["CO2", "0.5"])
+    # read-only reading gives a cell's runs flattened: the raised 6 had read "(106 L)"
+    (chunk,) = parse_material(saved(book), "lab.xlsx").chunks
+    assert "| 1/[CV⁺] | (10⁶ L) |" in chunk.text and "| CO2 | 0.5 |" in chunk.text
