@@ -190,21 +190,23 @@ def _english_words(text: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=10_000)
+def _katakana_words(katakana: str) -> tuple[tuple[str, tuple[str, ...], bool], ...]:
+    """The katakana words of a term as the dictionary reads them: (surface, part of speech,
+    unknown to the dictionary)."""
+    return tuple(m for m in tagged_morphemes(katakana) if KATAKANA.fullmatch(m[0]))
+
+
 def _part_skeletons(katakana: str) -> tuple[tuple[str, bool], ...]:
     """The skeleton of each katakana word of a compound (スレッド|プール: SRD, PR), and
     whether the dictionary knows the word."""
-    return tuple(
-        (katakana_skeleton(s), unknown)
-        for s, _, unknown in tagged_morphemes(katakana)
-        if KATAKANA.fullmatch(s)
-    )
+    return tuple((katakana_skeleton(s), unknown) for s, _, unknown in _katakana_words(katakana))
 
 
 def _person(katakana: str) -> bool:
     """A person's name (ラプラス, ダイクストラ: the dictionary's 人名), which English writes
     capitalised: a common word with its consonants (replace, RPRS) is another thing."""
-    tags = [pos for surface, pos, _ in tagged_morphemes(katakana) if KATAKANA.fullmatch(surface)]
-    return len(tags) == 1 and tags[0][1:3] == ("固有名詞", "人名")
+    words = _katakana_words(katakana)
+    return len(words) == 1 and words[0][1][1:3] == ("固有名詞", "人名")
 
 
 def _is_name(word: str) -> bool:
