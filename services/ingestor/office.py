@@ -55,7 +55,7 @@ from services.common.materials import Chunk
 from services.common.text import LIST_ITEM
 from services.ingestor.chunking import Block, ChunkLimits, chunk_blocks
 from services.ingestor.markdown import markdown_table, parse_markdown
-from services.ingestor.omml import paragraph_text
+from services.ingestor.omml import paragraph_text, run_raised
 from services.ingestor.parsing import scripted
 from services.ingestor.qa import table_chunks
 
@@ -293,10 +293,7 @@ def _holds(archive: zipfile.ZipFile, name: str, mark: bytes) -> bool:
 
 def _run_text(run: ElementTree.Element) -> tuple[str, bool | None]:
     """A rich-text run's text, and whether it is raised (True), lowered (False) or neither."""
-    text = "".join(t.text or "" for t in run if _local(t) == "t")
-    align = next((e for e in run.iter() if _local(e) == "vertAlign"), None)
-    value = align.get("val", "") if align is not None else ""
-    return text, {"superscript": True, "subscript": False}.get(value)
+    return "".join(t.text or "" for t in run if _local(t) == "t"), run_raised(run)
 
 
 def _local(element: ElementTree.Element) -> str:

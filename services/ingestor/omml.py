@@ -63,15 +63,16 @@ def _plain(element) -> str:
     if name in ("br", "cr"):
         return "\n"
     text = "".join(_plain(child) for child in element)
-    if name == "r" and (raised := _raised(element)) is not None:
+    if name == "r" and (raised := run_raised(element)) is not None:
         return scripted(text, above=raised)
     # a paragraph inside this one (a text box's) is a paragraph of its own
     return f"\n\n{text}\n\n" if name == "p" and text.strip() else text
 
 
-def _raised(run) -> bool | None:
+def run_raised(run) -> bool | None:
     """True for a superscript run, False for a subscript, None for one on the line: Word
-    marks it ``w:vertAlign``, a slide a ``baseline`` offset (30000 up, -25000 down)."""
+    and Excel's rich text mark it ``vertAlign``, a slide a ``baseline`` offset (30000 up,
+    -25000 down)."""
     properties = next((c for c in run if _local(c) == "rPr"), None)
     if properties is None:
         return None

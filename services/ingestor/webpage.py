@@ -132,8 +132,10 @@ class _HtmlToBlocks(HTMLParser):
         if tag != "span":
             return tag == "sup"
         style = dict(attrs).get("style") or ""
-        if _RAISED.search(style) or _LOWERED.search(style):
-            return _RAISED.search(style) is not None
+        if _RAISED.search(style):
+            return True
+        if _LOWERED.search(style):
+            return False
         return next(
             (self._raised_classes[c] for c in _classes(attrs) if c in self._raised_classes), None
         )
