@@ -213,6 +213,18 @@ def tagged_morphemes(text: str) -> list[tuple[str, tuple[str, ...], bool]]:
     ]
 
 
+def person_names(text: str) -> list[tuple[str, str]]:
+    """(surface, reading in katakana) of each morpheme the dictionary calls a person's name
+    (名詞 固有名詞 人名: 小野寺, 篠原, ラプラス)."""
+    tok = _tokenizer()
+    return [
+        (m.surface(), m.reading_form())
+        for piece in _pieces(unicodedata.normalize("NFKC", text))
+        for m in tok.tokenize(piece)
+        if tuple(m.part_of_speech()[1:3]) == ("固有名詞", "人名")
+    ]
+
+
 def inside_parentheses(text: str, at: int, reach: int = 100) -> bool:
     """Is position ``at`` inside full-width parentheses opened earlier on its line, which
     close within ``reach`` characters? A full stop there ends no sentence:

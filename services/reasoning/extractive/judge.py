@@ -7,18 +7,27 @@ how close it reads, the most specific keyword it misses and whether it has the s
 asked for (``sufficient``). A task whose question names something no passage holds
 (``names.py``: sched_latency, Nagle), or states a setting none states (lists = 1000 where
 the notes give lists = 100), is not satisfied, however close the passages read; nor is one
-that asks for a date (何月何日), an e-mail address, where to find a thing (過去問はどこで
-手に入る？), a measure of one kind (how long, how many times, いくら, 何人) or a language
-(何の言語で書かれている) when the best unit and the units next to it give none.
+whose best unit speaks of another person than the one asked about, or only names them
+(``persons.py``); nor one that asks for a date (何月何日), an e-mail address, where to find
+a thing (過去問はどこで手に入る？), a measure of one kind (how long, how many times, いくら,
+何人) or a language (何の言語で書かれている) when the best unit and the units next to it
+give none.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from services.reasoning.extractive.names import PassageNames
+from services.reasoning.extractive.persons import (
+    asked_of,
+    asked_persons,
+    holds_any,
+    speaks_of_another,
+)
 from services.reasoning.extractive.planner import rule_plan
 from services.reasoning.extractive.question import (
     holds_date,
@@ -27,7 +36,14 @@ from services.reasoning.extractive.question import (
     holds_source,
     wants_of,
 )
-from services.reasoning.extractive.scoring import FEATURES, Scored, UnitScorer
+from services.reasoning.extractive.scoring import (
+    FEATURES,
+    SOFT_FLOOR,
+    SOFT_FULL,
+    SOFT_FULL_ACROSS_SCRIPTS,
+    Scored,
+    UnitScorer,
+)
 from services.reasoning.llm import Finding, Judgement, Passage, PlannedTask
 
 # Logistic weights of the sufficiency decision (``sufficiency_features``), and the bias.
@@ -48,6 +64,10 @@ SUFFICIENCY_WEIGHTS = {
     "min_gap": -1.42,
 }
 SUFFICIENCY_BIAS = -2.80
+_FAQ_QUESTION = re.compile(r"\s*(?:Q|Ｑ|質問)\s*[:：.]")
+# A word stands for a keyword at the similarity where the scorer's soft credit reaches one
+# half (``scoring._cover`` counts a keyword matched from there): same script, across scripts.
+_MATCHED_SIMILARITY = ((SOFT_FLOOR + SOFT_FULL) / 2, (SOFT_FLOOR + SOFT_FULL_ACROSS_SCRIPTS) / 2)
 
 
 def sufficiency_features(logits: np.ndarray, signals: np.ndarray) -> dict[str, float]:
@@ -108,6 +128,7 @@ class Judge:
         # the search's first passage stays evidence when any unit of it speaks to the task
         heads = set(sorted(p.index for p in passages)[: self.keep_search_top])
         names = PassageNames(passages, self.scorer.embed)
+        headings = {p.index: p.heading for p in passages}
         for task in tasks:
             best = _best_per_passage(ranked.get(task.task_id, []))
             kept = [s for s in best if s.score >= self.min_finding_score]
@@ -118,6 +139,8 @@ class Judge:
             unnamed = names.absent(task.description) if top else []
             if unnamed:
                 notes.append(f"{task.task_id} not satisfied: no passage names {', '.join(unnamed)}")
+            elif top and (other := self._not_of_person(task.description, top, headings)):
+                notes.append(f"{task.task_id} not satisfied: best [{top.index}] {other}")
             elif top and (lacking := _lacking(task.description, top)):
                 notes.append(f"{task.task_id} not satisfied: best [{top.index}] gives no {lacking}")
             elif top and sufficient(ranked.get(task.task_id, [])):
@@ -133,6 +156,32 @@ class Judge:
                 notes.append(f"{task.task_id} not satisfied: no passage")
         reason = f"{len(satisfied)}/{len(tasks)} tasks satisfied. " + "; ".join(notes)
         return Judgement(findings=findings, satisfied_task_ids=satisfied, reason=reason)
+
+    def _not_of_person(self, question: str, top: Scored, headings: dict[int, str]) -> str:
+        """Why the best unit does not answer what the question asks of a person it names
+        (``persons.py``): it speaks of another person (the lecturer's office hours where a
+        TA's are asked), or it names the person and nothing asked of them ("TA の樋口さんが
+        演習時間中に答えます" for 樋口's office hours)."""
+        persons = asked_persons(question)
+        if len(persons) != 1:  # two people asked of ("国枝先生と樋口さんの部屋") are compared
+            return ""
+        if other := speaks_of_another(persons, _with_reply(top), top.unit.context):
+            return f"speaks of {other}"
+        asked = asked_of(persons, question)
+        # a table's heading may say what its rows give ("オフィスアワー" over the staff)
+        text = f"{headings.get(top.index, '')}\n{top.unit.context}\n{top.unit.text}"
+        if asked and not holds_any(asked, text, self.scorer.embed, _MATCHED_SIMILARITY):
+            return f"gives no {asked[0]} of {persons[0]}"
+        return ""
+
+
+def _with_reply(scored: Scored) -> str:
+    """The unit's text, and when it is a FAQ's question, the answer under it: "Q: Who
+    answers questions outside office hours?" answers with its "A: … Dr. Okonkwo."."""
+    at = scored.units.index(scored.unit)
+    if _FAQ_QUESTION.match(scored.unit.text) and at + 1 < len(scored.units):
+        return f"{scored.unit.text}\n{scored.units[at + 1].text}"
+    return scored.unit.text
 
 
 def _lacking(question: str, top: Scored) -> str:

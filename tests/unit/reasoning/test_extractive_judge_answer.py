@@ -266,6 +266,45 @@ SYLLABUS = (
 EXAM = "## 期末試験\n\n期末試験は2月4日（木）3限に A-101 で行う。範囲は第1回から第14回まで。"
 
 
+HOURS = """## 担当
+
+| 項目 | 内容 |
+|---|---|
+| オフィスアワー | 国枝：月曜 14:40〜16:10（B-301） |
+| TA | 演習時間中に質問を受け付ける |
+"""
+STAFF_FAQ = "Q: 演習の質問はどうすればいいですか？ A: TA の樋口さんが演習時間中に答えます。"
+GUEST = (
+    "## Guest lectures\n\nLectures 6 and 7 are given by Dr. Okonkwo. Dr. Okonkwo's slides are "
+    "on the course site."
+)
+
+
+@pytest.mark.parametrize(
+    "question, texts, satisfied, why",
+    [
+        # the row gives the lecturer's hours, not the TA's
+        ("TAの樋口さんのオフィスアワーはいつですか？", [HOURS, WEATHER], False, "speaks of 国枝"),
+        ("国枝先生のオフィスアワーはいつですか？", [HOURS, WEATHER], True, ""),
+        # the sentence names the TA and nothing asked of them
+        (
+            "TAの樋口さんのオフィスアワーは？",
+            [STAFF_FAQ, WEATHER],
+            False,
+            "gives no オフィスアワー",
+        ),
+        ("What is Dr. Okonkwo's phone extension?", [GUEST, WEATHER], False, "gives no phone"),
+        ("Where are Dr. Okonkwo's slides?", [GUEST, WEATHER], True, ""),
+    ],
+)
+def test_what_a_question_asks_of_a_person_must_be_given_for_that_person(
+    engine, question, texts, satisfied, why
+):
+    plan, judgement = judge(engine, question, texts)
+    assert bool(judgement.satisfied_task_ids) is satisfied, judgement.reason
+    assert why in judgement.reason
+
+
 def test_a_question_for_the_weekday_a_class_meets_is_led_by_the_row_that_names_it(engine):
     """The notes' header names the course in the question's words; the syllabus row that
     answers names the weekday under a label of its own (開講), and leads."""
