@@ -32,6 +32,7 @@ from services.reasoning.extractive.planner import rule_plan
 from services.reasoning.extractive.question import (
     holds_date,
     holds_email,
+    holds_last_year,
     holds_measure,
     holds_source,
     wants_of,
@@ -141,7 +142,7 @@ class Judge:
                 notes.append(f"{task.task_id} not satisfied: no passage names {', '.join(unnamed)}")
             elif top and (other := self._not_of_person(task.description, top, headings)):
                 notes.append(f"{task.task_id} not satisfied: best [{top.index}] {other}")
-            elif top and (lacking := _lacking(task.description, top)):
+            elif top and (lacking := _lacking(task.description, top, headings)):
                 notes.append(f"{task.task_id} not satisfied: best [{top.index}] gives no {lacking}")
             elif top and sufficient(ranked.get(task.task_id, [])):
                 satisfied.append(task.task_id)
@@ -184,12 +185,19 @@ def _with_reply(scored: Scored) -> str:
     return scored.unit.text
 
 
-def _lacking(question: str, top: Scored) -> str:
+def _lacking(question: str, top: Scored, headings: dict[int, str]) -> str:
     """What the question asks for by its form that the best unit, and the units next to it,
     do not give: a date (何月何日), an e-mail address, where to find a thing (どこで手に入る),
     a measure of the kind asked (a length of time, a count of times or people, money), a
-    language."""
+    language; or what it asks of last year, where neither they nor their section say it is
+    of last year (this year's grading table for last year's highest mark)."""
     wants = wants_of(question)
+    if (
+        wants.last_year
+        and not holds_last_year(headings.get(top.index, ""))
+        and not _near(top, holds_last_year)
+    ):
+        return "word of last year"
     if wants.date and not _near(top, holds_date):
         return "date"
     if wants.email and not _near(top, holds_email):

@@ -70,6 +70,16 @@ _DATE = re.compile(
     re.I,
 )
 
+# A question about last year (去年の課題3の最高点, "last year's pass rate"), and the ways
+# notes say that what they give is of an earlier year: the course's own materials speak of
+# this year unless they say otherwise.
+_LAST_YEAR_ASKED = re.compile(r"去年|昨年|前年|\blast year\b|\bprevious year\b", re.I)
+_LAST_YEAR = re.compile(
+    r"去年|昨年|前年|過去|\blast year|\bprevious years?\b|\ba year ago\b|\bpast years?\b"
+    r"|(?:19|20)\d{2}\s*年度?",
+    re.I,
+)
+
 # A question that asks which weekday or period a class meets (何曜日の何限, "what day"),
 # and a weekday as notes give a class's: 水曜3限, Wednesdays. A date's weekday (11月25日（水）)
 # names one lecture, not the class's slot.
@@ -263,6 +273,10 @@ def holds_date(text: str) -> bool:
     return _DATE.search(unicodedata.normalize("NFKC", text)) is not None
 
 
+def holds_last_year(text: str) -> bool:
+    return _LAST_YEAR.search(unicodedata.normalize("NFKC", text)) is not None
+
+
 def holds_slot(text: str) -> bool:
     return _SLOT.search(unicodedata.normalize("NFKC", text)) is not None
 
@@ -289,6 +303,7 @@ class Wants:
     slot: bool = False
     email: bool = False
     source: bool = False
+    last_year: bool = False
     measure: str = ""
 
 
@@ -307,5 +322,6 @@ def wants_of(question: str) -> Wants:
         slot=_SLOT_ASKED.search(text) is not None,
         email=_EMAIL_ASKED.search(text) is not None,
         source=_SOURCE_ASKED.search(text) is not None,
+        last_year=_LAST_YEAR_ASKED.search(text) is not None,
         measure=measure_asked(text),
     )

@@ -231,6 +231,13 @@ GATEWAY_LANGUAGE = f"{GATEWAY}通知ゲートウェイは Rust で書かれて�
             f"{KIT_LOAN} A replacement kit costs 12,000 yen.",
         ),
         ("小テストは何回まで受け直せますか？", "count of times", QUIZ_RULES, QUIZ_RETRIES),
+        # last year: this year's grading says nothing of last year's marks
+        (
+            "去年の課題3の最高点は何点でしたか？",
+            "word of last year",
+            "## 課題3\n\n課題3は20点満点で、締切は6月12日である。",
+            "## 課題3\n\n課題3は20点満点で、昨年度の最高点は19点だった。",
+        ),
         # a language: the sentence about the component is no answer to what it is written in
         (
             "通知ゲートウェイは何の言語で書かれていますか？",
