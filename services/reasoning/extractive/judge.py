@@ -34,6 +34,7 @@ from services.reasoning.extractive.question import (
     holds_email,
     holds_last_year,
     holds_measure,
+    holds_questions,
     holds_source,
     wants_of,
 )
@@ -200,6 +201,8 @@ def _lacking(question: str, top: Scored, headings: dict[int, str]) -> str:
         return "word of last year"
     if wants.date and not _near(top, holds_date):
         return "date"
+    if wants.questions and not _near(top, holds_questions):
+        return "count or number of its questions"
     if wants.email and not _near(top, holds_email):
         return "e-mail address"
     if wants.source and not _near(top, holds_source):

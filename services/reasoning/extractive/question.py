@@ -80,6 +80,22 @@ _LAST_YEAR = re.compile(
     re.I,
 )
 
+# A question about a test's questions one by one or by their number (何問, 大問ごとの配点,
+# 各問題の配点, "each question"), and the ways notes count or number them (10問, 大問5題,
+# 第2問, Q3, "4 questions"): the grading table's row for the exam gives neither.
+_QUESTIONS_ASKED = re.compile(
+    r"何問|大問|小問|各問|問題ごと|問ごと|\b(?:each|per|how many) (?:exam |test |quiz )?"
+    r"(?:questions?|problems?)\b",
+    re.I,
+)
+# ... of a test: レビューの各問題 are a review's issues
+_TEST = re.compile(r"試験|テスト|クイズ|演習|課題|\b(?:exam|test|quiz|assignment)", re.I)
+_QUESTIONS = re.compile(
+    r"\d+\s*(?:問|題)|大問|小問|第\s*\d+\s*問|問\s*\d|\bQ\s*\d|\b\d+\s+(?:questions|problems)\b"
+    r"|\b(?:question|problem)\s+\d",
+    re.I,
+)
+
 # A question that asks which weekday or period a class meets (何曜日の何限, "what day"),
 # and a weekday as notes give a class's: 水曜3限, Wednesdays. A date's weekday (11月25日（水）)
 # names one lecture, not the class's slot.
@@ -277,6 +293,10 @@ def holds_last_year(text: str) -> bool:
     return _LAST_YEAR.search(unicodedata.normalize("NFKC", text)) is not None
 
 
+def holds_questions(text: str) -> bool:
+    return _QUESTIONS.search(unicodedata.normalize("NFKC", text)) is not None
+
+
 def holds_slot(text: str) -> bool:
     return _SLOT.search(unicodedata.normalize("NFKC", text)) is not None
 
@@ -304,6 +324,7 @@ class Wants:
     email: bool = False
     source: bool = False
     last_year: bool = False
+    questions: bool = False
     measure: str = ""
 
 
@@ -323,5 +344,6 @@ def wants_of(question: str) -> Wants:
         email=_EMAIL_ASKED.search(text) is not None,
         source=_SOURCE_ASKED.search(text) is not None,
         last_year=_LAST_YEAR_ASKED.search(text) is not None,
+        questions=_QUESTIONS_ASKED.search(text) is not None and _TEST.search(text) is not None,
         measure=measure_asked(text),
     )

@@ -238,6 +238,13 @@ GATEWAY_LANGUAGE = f"{GATEWAY}通知ゲートウェイは Rust で書かれて�
             "## 課題3\n\n課題3は20点満点で、締切は6月12日である。",
             "## 課題3\n\n課題3は20点満点で、昨年度の最高点は19点だった。",
         ),
+        # a test's questions: the exam's share of the grade is not what each question is worth
+        (
+            "期末試験の大問ごとの配点は？",
+            "count or number of its questions",
+            "## 期末試験\n\n期末試験は成績の50%を占める。試験時間は90分で、持ち込みは不可。",
+            "## 期末試験\n\n期末試験は大問4題で、配点は各25点。試験時間は90分で、持ち込みは不可。",
+        ),
         # a language: the sentence about the component is no answer to what it is written in
         (
             "通知ゲートウェイは何の言語で書かれていますか？",
