@@ -215,7 +215,7 @@ def tagged_morphemes(text: str) -> list[tuple[str, tuple[str, ...], bool]]:
 
 def person_names(text: str) -> list[tuple[str, str]]:
     """(surface, reading in katakana) of each morpheme the dictionary calls a person's name
-    (名詞 固有名詞 人名: 小野寺, 篠原, ラプラス)."""
+    (名詞 固有名詞 人名: 樋口, 国枝, ラプラス)."""
     tok = _tokenizer()
     return [
         (m.surface(), m.reading_form())

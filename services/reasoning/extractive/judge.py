@@ -10,8 +10,9 @@ the notes give lists = 100), is not satisfied, however close the passages read; 
 whose best unit speaks of another person than the one asked about, or only names them
 (``persons.py``); nor one that asks for a date (何月何日), an e-mail address, where to find
 a thing (過去問はどこで手に入る？), a measure of one kind (how long, how many times, いくら,
-何人) or a language (何の言語で書かれている) when the best unit and the units next to it
-give none.
+何人), a language (何の言語で書かれている), a test's questions (何問, 大問ごとの配点) or a
+make-up exam when the best unit and the units next to it give none, or asks of last year
+where they and their section say nothing of it.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from services.reasoning.extractive.question import (
     holds_date,
     holds_email,
     holds_last_year,
+    holds_makeup,
     holds_measure,
     holds_questions,
     holds_source,
@@ -190,8 +192,10 @@ def _lacking(question: str, top: Scored, headings: dict[int, str]) -> str:
     """What the question asks for by its form that the best unit, and the units next to it,
     do not give: a date (何月何日), an e-mail address, where to find a thing (どこで手に入る),
     a measure of the kind asked (a length of time, a count of times or people, money), a
-    language; or what it asks of last year, where neither they nor their section say it is
-    of last year (this year's grading table for last year's highest mark)."""
+    language, a test's questions counted or numbered (the exam's share of the grade is no
+    answer), a make-up exam (nor is the regular exam's date); or what it asks of last year,
+    where neither they nor their section say it is of last year (this year's grading table
+    for last year's highest mark)."""
     wants = wants_of(question)
     if (
         wants.last_year
@@ -201,6 +205,8 @@ def _lacking(question: str, top: Scored, headings: dict[int, str]) -> str:
         return "word of last year"
     if wants.date and not _near(top, holds_date):
         return "date"
+    if wants.makeup and not _near(top, holds_makeup, whole_group=True):
+        return "word of the make-up exam"
     if wants.questions and not _near(top, holds_questions):
         return "count or number of its questions"
     if wants.email and not _near(top, holds_email):
@@ -212,13 +218,15 @@ def _lacking(question: str, top: Scored, headings: dict[int, str]) -> str:
     return ""
 
 
-def _near(scored: Scored, holds: Callable[[str], bool]) -> bool:
+def _near(scored: Scored, holds: Callable[[str], bool], *, whole_group: bool = False) -> bool:
     """Does the unit, or a unit next to it, hold it? Next to it, since a date often stands
     in the sentence after the one that names the event ("Lecturer: D. Hartmann (Lectures 6-7
     in English)." then "Lecture 6: Tuesday 17 November."); the whole passage was too far:
     the make-up exam's rules sat in the same FAQ chunk as other dates."""
     at = scored.units.index(scored.unit)
-    near = scored.units[max(0, at - 1) : at + 2]
+    near = list(scored.units[max(0, at - 1) : at + 2])
+    if whole_group and scored.unit.group >= 0:  # the list or table the answer quotes whole
+        near += [u for u in scored.units if u.group == scored.unit.group]
     return any(holds(f"{u.text}\n{u.context}") for u in near)
 
 

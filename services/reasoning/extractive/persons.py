@@ -58,9 +58,9 @@ def asked_persons(question: str) -> list[str]:
 
 def speaks_of_another(asked: list[str], text: str, context: str = "") -> str:
     """The person the unit names instead of the ones asked about, or "" when it names one
-    of them (in its text or its heading) or nobody."""
+    of them (in its text or its lead-in) or nobody."""
     text, context = unicodedata.normalize("NFKC", text), unicodedata.normalize("NFKC", context)
-    if not asked or any(names(person, f"{context}\n{text}") for person in asked):
+    if not asked or any(_names(person, f"{context}\n{text}") for person in asked):
         return ""
     kanji = [s for s, _ in person_names(text) if _KANJI_NAME.fullmatch(s)]
     latin = [a or b for a, b in _TITLED_LATIN.findall(text)]
@@ -115,7 +115,7 @@ def holds_any(words: list[str], text: str, embed: Embed | None, floor: tuple[flo
     return False
 
 
-def names(person: str, text: str) -> bool:
+def _names(person: str, text: str) -> bool:
     """Does the text name the person, in either script?"""
     if person.casefold() in text.casefold():
         return True

@@ -80,6 +80,10 @@ _LAST_YEAR = re.compile(
     re.I,
 )
 
+# A question about a make-up or a re-examination (追試はいつ, "when is the make-up exam"),
+# and the words notes give it by: the regular exam's date or the grading table is no answer.
+_MAKEUP = re.compile(r"追試|再試験|\bmake-?up (?:exam|test|quiz)|\bresit|\bre-?exam", re.I)
+
 # A question about a test's questions one by one or by their number (何問, 大問ごとの配点,
 # 各問題の配点, "each question"), and the ways notes count or number them (10問, 大問5題,
 # 第2問, Q3, "4 questions"): the grading table's row for the exam gives neither.
@@ -293,6 +297,10 @@ def holds_last_year(text: str) -> bool:
     return _LAST_YEAR.search(unicodedata.normalize("NFKC", text)) is not None
 
 
+def holds_makeup(text: str) -> bool:
+    return _MAKEUP.search(unicodedata.normalize("NFKC", text)) is not None
+
+
 def holds_questions(text: str) -> bool:
     return _QUESTIONS.search(unicodedata.normalize("NFKC", text)) is not None
 
@@ -325,6 +333,7 @@ class Wants:
     source: bool = False
     last_year: bool = False
     questions: bool = False
+    makeup: bool = False
     measure: str = ""
 
 
@@ -344,6 +353,7 @@ def wants_of(question: str) -> Wants:
         email=_EMAIL_ASKED.search(text) is not None,
         source=_SOURCE_ASKED.search(text) is not None,
         last_year=_LAST_YEAR_ASKED.search(text) is not None,
+        makeup=_MAKEUP.search(text) is not None,
         questions=_QUESTIONS_ASKED.search(text) is not None and _TEST.search(text) is not None,
         measure=measure_asked(text),
     )

@@ -245,6 +245,13 @@ GATEWAY_LANGUAGE = f"{GATEWAY}通知ゲートウェイは Rust で書かれて�
             "## 期末試験\n\n期末試験は成績の50%を占める。試験時間は90分で、持ち込みは不可。",
             "## 期末試験\n\n期末試験は大問4題で、配点は各25点。試験時間は90分で、持ち込みは不可。",
         ),
+        # a make-up exam: the regular exam's date is no answer
+        (
+            "期末試験を欠席したら、追試はいつですか？",
+            "word of the make-up exam",
+            "## 期末試験\n\n期末試験は2月4日（木）3限に A-101 で行う。欠席者は教務課へ。",
+            "## 期末試験\n\n期末試験は2月4日（木）3限。欠席した人の追試験は2月12日（金）に行う。",
+        ),
         # a language: the sentence about the component is no answer to what it is written in
         (
             "通知ゲートウェイは何の言語で書かれていますか？",
