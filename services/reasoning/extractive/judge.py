@@ -10,9 +10,9 @@ the notes give lists = 100), is not satisfied, however close the passages read; 
 whose best unit speaks of another person than the one asked about, or only names them
 (``persons.py``); nor one that asks for a date (何月何日), an e-mail address, where to find
 a thing (過去問はどこで手に入る？), a measure of one kind (how long, how many times, いくら,
-何人), a language (何の言語で書かれている), a test's questions (何問, 大問ごとの配点) or a
-make-up exam when the best unit and the units next to it give none, or asks of last year
-where they and their section say nothing of it.
+何人), a language (何の言語で書かれている), a version (Redis のバージョン), a test's questions
+(何問, 大問ごとの配点) or a make-up exam when the best unit and the units next to it give
+none, or asks of last year where they and their section say nothing of it.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from services.reasoning.extractive.question import (
     holds_measure,
     holds_questions,
     holds_source,
+    holds_version,
     wants_of,
 )
 from services.reasoning.extractive.scoring import (
@@ -192,8 +193,9 @@ def _lacking(question: str, top: Scored, headings: dict[int, str]) -> str:
     """What the question asks for by its form that the best unit, and the units next to it,
     do not give: a date (何月何日), an e-mail address, where to find a thing (どこで手に入る),
     a measure of the kind asked (a length of time, a count of times or people, money), a
-    language, a test's questions counted or numbered (the exam's share of the grade is no
-    answer), a make-up exam (nor is the regular exam's date); or what it asks of last year,
+    language, a version (Redis 7, 3.12; a component table naming Redis gives none), a
+    test's questions counted or numbered (the exam's share of the grade is no answer), a
+    make-up exam (nor is the regular exam's date); or what it asks of last year,
     where neither they nor their section say it is of last year (this year's grading table
     for last year's highest mark)."""
     wants = wants_of(question)
@@ -207,6 +209,8 @@ def _lacking(question: str, top: Scored, headings: dict[int, str]) -> str:
         return "date"
     if wants.makeup and not _near(top, holds_makeup, whole_group=True):
         return "word of the make-up exam"
+    if wants.version and not _near(top, holds_version, groups_near=True):
+        return "version"
     if wants.questions and not _near(top, holds_questions):
         return "count or number of its questions"
     if wants.email and not _near(top, holds_email):
@@ -218,7 +222,13 @@ def _lacking(question: str, top: Scored, headings: dict[int, str]) -> str:
     return ""
 
 
-def _near(scored: Scored, holds: Callable[[str], bool], *, whole_group: bool = False) -> bool:
+def _near(
+    scored: Scored,
+    holds: Callable[[str], bool],
+    *,
+    whole_group: bool = False,
+    groups_near: bool = False,
+) -> bool:
     """Does the unit, or a unit next to it, hold it? Next to it, since a date often stands
     in the sentence after the one that names the event ("Lecturer: D. Hartmann (Lectures 6-7
     in English)." then "Lecture 6: Tuesday 17 November."); the whole passage was too far:
@@ -227,6 +237,9 @@ def _near(scored: Scored, holds: Callable[[str], bool], *, whole_group: bool = F
     near = list(scored.units[max(0, at - 1) : at + 2])
     if whole_group and scored.unit.group >= 0:  # the list or table the answer quotes whole
         near += [u for u in scored.units if u.group == scored.unit.group]
+    if groups_near:  # a code cell next to it, with what it printed ("print(sys.version)")
+        groups = {u.group for u in near if u.group >= 0}
+        near += [u for u in scored.units if u.group in groups]
     return any(holds(f"{u.text}\n{u.context}") for u in near)
 
 

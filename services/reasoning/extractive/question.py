@@ -80,6 +80,20 @@ _LAST_YEAR = re.compile(
     re.I,
 )
 
+# A question for a version (Redis のバージョンは？, "which Python version"), and the ways
+# notes give one: a dotted number (3.12, v2.0.5), a name or バージョン before its number
+# (Redis 7, Kafka 3.7), a numbered edition (第3版). The word "version" alone is none (a
+# schema's version column, a heapq version of an algorithm).
+_VERSION_ASKED = re.compile(
+    r"(?:どの|何の)バージョン|のバージョン(?:は|と|って)|最低バージョン|バージョン番号"
+    r"|\b(?:which|what) (?:[\w.+-]+ )?versions?\b",
+    re.I,
+)
+_VERSION = re.compile(
+    r"\d+\.\d+|\bv\d+|(?:[A-Za-z][\w+#-]*|バージョン|ver\.?)\s*\d+\b|第?\s*\d+\s*版",
+    re.I,
+)
+
 # A question about a make-up or a re-examination (追試はいつ, "when is the make-up exam"),
 # and the words notes give it by: the regular exam's date or the grading table is no answer.
 _MAKEUP = re.compile(r"追試|再試験|\bmake-?up (?:exam|test|quiz)|\bresit|\bre-?exam", re.I)
@@ -297,6 +311,10 @@ def holds_last_year(text: str) -> bool:
     return _LAST_YEAR.search(unicodedata.normalize("NFKC", text)) is not None
 
 
+def holds_version(text: str) -> bool:
+    return _VERSION.search(unicodedata.normalize("NFKC", text)) is not None
+
+
 def holds_makeup(text: str) -> bool:
     return _MAKEUP.search(unicodedata.normalize("NFKC", text)) is not None
 
@@ -334,6 +352,7 @@ class Wants:
     last_year: bool = False
     questions: bool = False
     makeup: bool = False
+    version: bool = False
     measure: str = ""
 
 
@@ -354,6 +373,7 @@ def wants_of(question: str) -> Wants:
         source=_SOURCE_ASKED.search(text) is not None,
         last_year=_LAST_YEAR_ASKED.search(text) is not None,
         makeup=_MAKEUP.search(text) is not None,
+        version=_VERSION_ASKED.search(text) is not None,
         questions=_QUESTIONS_ASKED.search(text) is not None and _TEST.search(text) is not None,
         measure=measure_asked(text),
     )

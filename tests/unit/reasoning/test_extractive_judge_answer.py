@@ -252,6 +252,13 @@ GATEWAY_LANGUAGE = f"{GATEWAY}通知ゲートウェイは Rust で書かれて�
             "## 期末試験\n\n期末試験は2月4日（木）3限に A-101 で行う。欠席者は教務課へ。",
             "## 期末試験\n\n期末試験は2月4日（木）3限。欠席した人の追試験は2月12日（金）に行う。",
         ),
+        # a version: a table naming the component, or a column called "version", gives none
+        (
+            "キャッシュに使っている Redis のバージョンは？",
+            "version",
+            "## キャッシュ\n\n空き状況のキャッシュには Redis を使い、有効期限は60秒とする。",
+            "## キャッシュ\n\n空き状況のキャッシュには Redis 7.2 を使い、有効期限は60秒とする。",
+        ),
         # a language: the sentence about the component is no answer to what it is written in
         (
             "通知ゲートウェイは何の言語で書かれていますか？",
