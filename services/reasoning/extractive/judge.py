@@ -17,7 +17,6 @@ none, or asks of last year where they and their section say nothing of it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -49,6 +48,7 @@ from services.reasoning.extractive.scoring import (
     Scored,
     UnitScorer,
 )
+from services.reasoning.extractive.units import FAQ_QUESTION
 from services.reasoning.llm import Finding, Judgement, Passage, PlannedTask
 
 # Logistic weights of the sufficiency decision (``sufficiency_features``), and the bias.
@@ -69,7 +69,6 @@ SUFFICIENCY_WEIGHTS = {
     "min_gap": -1.42,
 }
 SUFFICIENCY_BIAS = -2.80
-_FAQ_QUESTION = re.compile(r"\s*(?:Q|Ｑ|質問)\s*[:：.]")
 # A word stands for a keyword at the similarity where the scorer's soft credit reaches one
 # half (``scoring._cover`` counts a keyword matched from there): same script, across scripts.
 _MATCHED_SIMILARITY = ((SOFT_FLOOR + SOFT_FULL) / 2, (SOFT_FLOOR + SOFT_FULL_ACROSS_SCRIPTS) / 2)
@@ -184,7 +183,7 @@ def _with_reply(scored: Scored) -> str:
     """The unit's text, and when it is a FAQ's question, the answer under it: "Q: Who
     answers questions outside office hours?" answers with its "A: … Dr. Okonkwo."."""
     at = scored.units.index(scored.unit)
-    if _FAQ_QUESTION.match(scored.unit.text) and at + 1 < len(scored.units):
+    if FAQ_QUESTION.match(scored.unit.text) and at + 1 < len(scored.units):
         return f"{scored.unit.text}\n{scored.units[at + 1].text}"
     return scored.unit.text
 

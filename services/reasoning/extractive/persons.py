@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 import numpy as np
 
@@ -36,7 +37,8 @@ _TITLED_LATIN = re.compile(
 )
 
 
-def asked_persons(question: str) -> list[str]:
+@lru_cache(maxsize=1024)  # judged again at every iteration of a session
+def asked_persons(question: str) -> tuple[str, ...]:
     """The people the question names by a title: 樋口 (TAの樋口さん), Okonkwo (Dr.
     Okonkwo's phone extension). Before a title a surname the dictionary takes for a place
     (佐伯先生: 地名) is a person too."""
@@ -53,10 +55,10 @@ def asked_persons(question: str) -> list[str]:
         elif given and after[1:] and after[1] in _TITLE_AFTER:  # 樋口 遼さん: the surname
             found.append(surface)
             words[at + 1] = ("", ())
-    return list(dict.fromkeys(found))
+    return tuple(dict.fromkeys(found))
 
 
-def speaks_of_another(asked: list[str], text: str, context: str = "") -> str:
+def speaks_of_another(asked: Sequence[str], text: str, context: str = "") -> str:
     """The person the unit names instead of the ones asked about, or "" when it names one
     of them (in its text or its lead-in) or nobody."""
     text, context = unicodedata.normalize("NFKC", text), unicodedata.normalize("NFKC", context)
@@ -67,7 +69,7 @@ def speaks_of_another(asked: list[str], text: str, context: str = "") -> str:
     return next(iter([*kanji, *latin]), "")
 
 
-def asked_of(persons: list[str], question: str) -> list[str]:
+def asked_of(persons: Sequence[str], question: str) -> list[str]:
     """What the question asks of the people it names: its content words without the names,
     their titles and what says who they are (オフィスアワー of TAの樋口さんのオフィスアワー;
     phone extension)."""

@@ -31,7 +31,8 @@ _SQL = {"sql", "psql", "postgresql", "postgres", "plpgsql"}
 # A block of these right after a code block is what the code printed (the ingestor writes a
 # notebook cell's output so; lecture notes show a query's EXPLAIN the same way).
 _OUTPUT = {"text", "output", "console", "stdout", "out"}
-_QUESTION = re.compile(r"^(?:Q|質問)\s*[:：]")
+# A FAQ's question line ("Q: …", "Ｑ：…", "質問: …"): the answer under it reads with it
+FAQ_QUESTION = re.compile(r"^\s*(?:Q|Ｑ|質問)\s*[:：.]")
 _MAX_STATEMENT_LINES = 12
 # A line break inside a sentence: the line goes on in lower case, or ends with 、
 _SOFT_BREAK = re.compile(r"(?<=[A-Za-z0-9,`)])\n(?=[a-z`(])|(?<=、)\n")
@@ -165,7 +166,7 @@ def _prose(passage: str, start: int, end: int, units: list[Unit]) -> str:
         text = plain_text(span.text).replace("\n", " ")
         if not text:
             continue
-        if _QUESTION.match(text):
+        if FAQ_QUESTION.match(text):
             question = text
         context = question if question and text != question else previous
         units.append(Unit(SENTENCE, text, start + span.start, start + span.end, -1, context))

@@ -21,7 +21,7 @@ from services.reasoning.extractive.persons import asked_of, asked_persons, speak
     ],
 )
 def test_a_question_names_a_person_by_a_title(question, persons):
-    assert asked_persons(question) == persons
+    assert list(asked_persons(question)) == persons
 
 
 def test_what_is_asked_of_a_person_leaves_out_who_they_are():
