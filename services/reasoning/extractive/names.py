@@ -230,6 +230,19 @@ class PassageNames:
             or (len(stem) >= 3 and stem in self._folded)
             or name in self._acronyms
             or any(_misspelt(word, w) for w in self._words)
+            or self._holds_parts(word)
+        )
+
+    def _holds_parts(self, word: str) -> bool:
+        """A dotted name's last two parts, each a word of the passages: code defines
+        ``ExternalFee.fee`` as ``class ExternalFee`` and its ``def fee``, and a module is
+        imported under another name (``np.linalg.lstsq`` is ``numpy.linalg.lstsq``)."""
+        parts = word.split(".")
+        if len(parts) < 2 or not all(parts[-2:]):
+            return False
+        return all(
+            re.search(rf"(?<![a-z0-9_]){re.escape(part)}(?![a-z0-9_])", self._folded)
+            for part in parts[-2:]
         )
 
     @cached_property

@@ -217,7 +217,8 @@ _MEASURES: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
             r"|h|hrs?|seconds?|minutes?|hours?|days?|weeks?|months?|years?",
             labels=r"日数|期間|時間|所要時間|seconds?|minutes?|hours?|days?|weeks?|duration|time"
             r"|latency|timeout|ttl",
-            words=r"無期限|\bindefinite|永久|\bforever\b",
+            # an English date is no number with a unit, as 3月31日 is: "until 31 March"
+            words=r"無期限|\bindefinite|永久|\bforever\b|\b(?:until|till)\b[^.;]{0,20}\d",
         ),
     ),
     "count of times": (
@@ -225,7 +226,8 @@ _MEASURES: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
         _written(
             r"回|度|刊|times|requests?|calls?|リクエスト|iterations?|rounds?|ラウンド",
             labels=r"回数|反復回数|iterations?|rounds?|retries",
-            words=r"\bonce\b|\btwice\b|一度|一回|無制限|\bunlimited\b",
+            # a count written as a rate has no unit: "3 per user per day"
+            words=r"\bonce\b|\btwice\b|一度|一回|無制限|\bunlimited\b|\b\d+\s+per\b",
         ),
     ),
     "count of people": (

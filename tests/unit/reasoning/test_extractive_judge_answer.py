@@ -202,6 +202,8 @@ KIT_LOAN = (
 )
 QUIZ_RULES = "## 小テスト\n\n小テストは LMS で受ける。受け直した場合は最後の点数を成績に使う。"
 QUIZ_RETRIES = "## 小テスト\n\n小テストは LMS で受け、締切までに3回まで受け直せる。"
+NOTIFY = "## Test notifications\n\nA user can send a test notification to check their settings."
+RECORDED = "## FAQ\n\nQ: How long do the recordings of the English lectures stay online?"
 GATEWAY = "## 通知ゲートウェイ\n\n通知ゲートウェイは、休講の連絡を学生のスマートフォンに届ける。"
 GATEWAY_LANGUAGE = f"{GATEWAY}通知ゲートウェイは Rust で書かれている。"
 
@@ -231,6 +233,20 @@ GATEWAY_LANGUAGE = f"{GATEWAY}通知ゲートウェイは Rust で書かれて�
             f"{KIT_LOAN} A replacement kit costs 12,000 yen.",
         ),
         ("小テストは何回まで受け直せますか？", "count of times", QUIZ_RULES, QUIZ_RETRIES),
+        # English writes a count as a rate and a span as the date it lasts until, where
+        # Japanese gives each its unit (1日3回, 3月31日まで)
+        (
+            "How many times a day can a user send a test notification?",
+            "count of times",
+            f"{NOTIFY} It goes through the channel the user chose.",
+            f"{NOTIFY} It is limited to 3 per user per day.",
+        ),
+        (
+            "How long will the recordings of the English lectures stay online?",
+            "length of time",
+            f"{RECORDED} They are on the course site. Ask the office for a copy.",
+            f"{RECORDED} They are on the course site. They stay there until 31 March 2027.",
+        ),
         # last year: this year's grading says nothing of last year's marks
         (
             "去年の課題3の最高点は何点でしたか？",

@@ -48,6 +48,9 @@ def held(question: str, text: str, embed=None) -> bool:
         ("What is the ARC size on ZFS?", "zfs keeps its arc in memory."),  # another case
         # in a formula, as typeset: \mathrm{HKDF\text{-}Extract} reads HKDF-Extract
         ("What does HKDF-Extract take?", r"$$\mathrm{HKDF\text{-}Extract}(\mathrm{salt}, k)$$"),
+        # a dotted name as code defines it, or under the module's full name
+        ("What does ExternalFee.fee return?", "class ExternalFee:\n    def fee(self, h): ..."),
+        ("What does np.linalg.lstsq use?", "numpy.linalg.lstsq uses the SVD."),
     ],
 )
 def test_a_name_is_held_in_any_spelling_a_reader_accepts(question, text):
@@ -64,6 +67,8 @@ def test_a_name_nothing_holds_is_absent_even_beside_its_topic():
     # a typo is in letters: another number names another thing
     assert not held("How fast is aes-192-gcm here?", "aes-128-gcm runs at 6.1 GB/s.")
     assert held("How fast is aes-128-gmc here?", "aes-128-gcm runs at 6.1 GB/s.")
+    # a dotted name's parts are held each, or it is absent: the class without the method
+    assert not held("What does ExternalFee.total return?", "class ExternalFee:\n    def fee(")
 
 
 def test_a_term_a_question_glosses_is_held_only_whole_in_either_spelling():
