@@ -18,6 +18,7 @@ none, or asks of last year where they and their section say nothing of it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 
 import numpy as np
 
@@ -29,17 +30,7 @@ from services.reasoning.extractive.persons import (
     speaks_of_another,
 )
 from services.reasoning.extractive.planner import rule_plan
-from services.reasoning.extractive.question import (
-    holds_date,
-    holds_email,
-    holds_last_year,
-    holds_makeup,
-    holds_measure,
-    holds_questions,
-    holds_source,
-    holds_version,
-    wants_of,
-)
+from services.reasoning.extractive.question import gives, holds_measure, wants_of
 from services.reasoning.extractive.scoring import (
     FEATURES,
     SOFT_FLOOR,
@@ -188,6 +179,19 @@ def _with_reply(scored: Scored) -> str:
     return scored.unit.text
 
 
+# What a question asks for by its form (a field of ``Wants``), in the order checked, what
+# the judge says is missing when the best unit and the units next to it do not give it, and
+# how far ``_near`` reaches for it.
+_FORMS: tuple[tuple[str, str, dict[str, bool]], ...] = (
+    ("date", "date", {}),
+    ("makeup", "word of the make-up exam", {"whole_group": True}),
+    ("version", "version", {"groups_near": True}),
+    ("questions", "count or number of its questions", {}),
+    ("email", "e-mail address", {}),
+    ("source", "place to find it", {}),
+)
+
+
 def _lacking(question: str, top: Scored, headings: dict[int, str]) -> str:
     """What the question asks for by its form that the best unit, and the units next to it,
     do not give: a date (何月何日), an e-mail address, where to find a thing (どこで手に入る),
@@ -198,25 +202,13 @@ def _lacking(question: str, top: Scored, headings: dict[int, str]) -> str:
     where neither they nor their section say it is of last year (this year's grading table
     for last year's highest mark)."""
     wants = wants_of(question)
-    if (
-        wants.last_year
-        and not holds_last_year(headings.get(top.index, ""))
-        and not _near(top, holds_last_year)
-    ):
+    last_year = partial(gives, "last_year")
+    if wants.last_year and not last_year(headings.get(top.index, "")) and not _near(top, last_year):
         return "word of last year"
-    if wants.date and not _near(top, holds_date):
-        return "date"
-    if wants.makeup and not _near(top, holds_makeup, whole_group=True):
-        return "word of the make-up exam"
-    if wants.version and not _near(top, holds_version, groups_near=True):
-        return "version"
-    if wants.questions and not _near(top, holds_questions):
-        return "count or number of its questions"
-    if wants.email and not _near(top, holds_email):
-        return "e-mail address"
-    if wants.source and not _near(top, holds_source):
-        return "place to find it"
-    if wants.measure and not _near(top, lambda text: holds_measure(wants.measure, text)):
+    for form, missing, reach in _FORMS:
+        if getattr(wants, form) and not _near(top, partial(gives, form), **reach):
+            return missing
+    if wants.measure and not _near(top, partial(holds_measure, wants.measure)):
         return wants.measure
     return ""
 

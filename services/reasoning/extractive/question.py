@@ -305,36 +305,23 @@ def holds_measure(kind: str, text: str) -> bool:
     return _MEASURES[kind][1].search(unicodedata.normalize("NFKC", text)) is not None
 
 
-def holds_date(text: str) -> bool:
-    return _DATE.search(unicodedata.normalize("NFKC", text)) is not None
+# What a unit holds when it gives what a question asks for by its form, by the name of the
+# form's field in ``Wants``.
+_GIVEN: dict[str, re.Pattern[str]] = {
+    "date": _DATE,
+    "slot": _SLOT,
+    "email": _EMAIL,
+    "source": _SOURCE,
+    "last_year": _LAST_YEAR,
+    "questions": _QUESTIONS,
+    "makeup": _MAKEUP,
+    "version": _VERSION,
+}
 
 
-def holds_last_year(text: str) -> bool:
-    return _LAST_YEAR.search(unicodedata.normalize("NFKC", text)) is not None
-
-
-def holds_version(text: str) -> bool:
-    return _VERSION.search(unicodedata.normalize("NFKC", text)) is not None
-
-
-def holds_makeup(text: str) -> bool:
-    return _MAKEUP.search(unicodedata.normalize("NFKC", text)) is not None
-
-
-def holds_questions(text: str) -> bool:
-    return _QUESTIONS.search(unicodedata.normalize("NFKC", text)) is not None
-
-
-def holds_slot(text: str) -> bool:
-    return _SLOT.search(unicodedata.normalize("NFKC", text)) is not None
-
-
-def holds_email(text: str) -> bool:
-    return _EMAIL.search(unicodedata.normalize("NFKC", text)) is not None
-
-
-def holds_source(text: str) -> bool:
-    return _SOURCE.search(unicodedata.normalize("NFKC", text)) is not None
+def gives(form: str, text: str) -> bool:
+    """Does the text give what a question of this form asks for ("date", "version" …)?"""
+    return _GIVEN[form].search(unicodedata.normalize("NFKC", text)) is not None
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ import numpy as np
 
 from services.common.errors import EngineError
 from services.reasoning.embedders import Embedder
-from services.reasoning.extractive.question import Wants, holds_measure, holds_slot, wants_of
+from services.reasoning.extractive.question import Wants, gives, holds_measure, wants_of
 from services.reasoning.extractive.text import (
     TermWeights,
     char_bigrams,
@@ -375,7 +375,7 @@ def _slot_first(wants: Wants, scored: list[Scored]) -> list[Scored]:
     if not wants.slot:
         return scored
     return _first_to_lead(
-        scored, lambda s: s.matched and holds_slot(f"{s.unit.context} {s.unit.text}")
+        scored, lambda s: s.matched and gives("slot", f"{s.unit.context} {s.unit.text}")
     )
 
 

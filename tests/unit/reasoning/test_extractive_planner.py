@@ -8,9 +8,8 @@ import pytest
 from services.common.errors import InvalidInput
 from services.reasoning.extractive import ExtractiveLLM
 from services.reasoning.extractive.question import (
-    holds_date,
+    gives,
     holds_measure,
-    holds_slot,
     measure_asked,
     wants_of,
 )
@@ -364,7 +363,7 @@ def test_a_duration_or_a_when_asks_for_no_date(question):
     ],
 )
 def test_the_ways_notes_write_a_date(text, dated):
-    assert holds_date(text) is dated
+    assert gives("date", text) is dated
 
 
 @pytest.mark.parametrize(
@@ -377,7 +376,7 @@ def test_the_ways_notes_write_a_date(text, dated):
     ],
 )
 def test_the_ways_notes_give_the_weekday_a_class_meets(text, slot):
-    assert holds_slot(text) is slot
+    assert gives("slot", text) is slot
 
 
 @pytest.mark.parametrize(
