@@ -57,6 +57,13 @@ _BANNER = re.compile(r"^[\s=\-*#/~_+]*$")  # a comment line of rules only: "# ==
 _DOCSTRING = re.compile(r'\A\s*(?:[rRuU]?)("""|\'\'\')(.*?)\1[ \t]*\n?', re.S)
 _BLOCK_COMMENT = re.compile(r"\A\s*/\*+(.*?)\*/[ \t]*\n?", re.S)
 _PREAMBLE = re.compile(r"\A(?:#!.*\n|#.*-\*-.*-\*-.*\n)+")  # shebang, coding line
+# A banner that divides a file into parts, at column 0: a title between two rule lines
+# ("-- -----" / "-- 研究室と利用者" / "-- -----") or inside one ("# ==== Helpers ====").
+_RULE_COMMENT = re.compile(r"^(?:--|#|//)\s*[=\-*#~_]{3,}\s*$")
+_TITLE_COMMENT = re.compile(r"^(?:--|#|//)\s*(?![=\-*#~_])(\S.*?)\s*$")
+_RULED_TITLE = re.compile(r"^(?:--|#|//)\s*[=\-*#~]{3,}\s*([^=\-*#~\s].*?)\s*[=\-*#~]{3,}\s*$")
+_MAX_BANNER_LINES = 3
+_TRAILING_COMMENT = re.compile(r"\s+(?:--|#|//)\s.*$")
 _MAX_HEADING_CHARS = 80
 
 
@@ -72,12 +79,12 @@ def parse_source(text: str, filename: str) -> tuple[str, list[Block]]:
     if header:
         parts.append(header)
     starts = _SECTION_STARTS.get(language, _DEFINITION)
-    for heading, lines in _sections(code.split("\n"), starts):
+    for level, heading, lines in _sections(code.split("\n"), starts):
         body = "\n".join(lines).strip("\n")
+        if heading:
+            parts.append(f"{'#' * level} {heading}")
         if not body.strip():
             continue
-        if heading:
-            parts.append(f"## {heading}")
         if language == "yaml" and heading and len(body) > _YAML_SPLIT_CHARS:
             parts += _yaml_children(lines)
         else:
@@ -127,24 +134,52 @@ def _yaml_children(lines: list[str]) -> list[str]:
     return parts
 
 
-def _sections(lines: list[str], starts: re.Pattern) -> list[tuple[str, list[str]]]:
-    """The code before the first definition, then one section per top-level definition,
-    each with the comments and decorators right above it."""
-    sections: list[tuple[str, list[str]]] = [("", [])]
-    for line in lines:
+def _sections(lines: list[str], starts: re.Pattern) -> list[tuple[int, str, list[str]]]:
+    """As (heading level, heading, lines): the code before the first definition, then one
+    section per top-level definition, each with the comments and decorators right above
+    it. A banner ("-- 研究室と利用者" between rule lines) heads a section of its own, one
+    level above the definitions under it, so each of them is read as part of it."""
+    sections: list[tuple[int, str, list[str]]] = [(2, "", [])]
+    level = 2
+    i = 0
+    while i < len(lines):
+        if banner := _banner(lines, i):
+            title, i = banner
+            sections.append((2, _shortened(title), []))
+            level = 3
+            continue
+        line = lines[i]
         if starts.match(line):
-            current = sections[-1][1]
+            current = sections[-1][2]
             attached: list[str] = []
             while current and current[-1].strip() and _ATTACHED.match(current[-1]):
                 attached.insert(0, current.pop())
-            sections.append((_heading(line), [*attached, line]))
+            sections.append((level, _heading(line), [*attached, line]))
         else:
-            sections[-1][1].append(line)
+            sections[-1][2].append(line)
+        i += 1
     return sections
 
 
+def _banner(lines: list[str], i: int) -> tuple[str, int] | None:
+    """The title of a banner starting at line ``i`` and the line after it, or None."""
+    if ruled := _RULED_TITLE.match(lines[i]):
+        return ruled[1], i + 1
+    if not _RULE_COMMENT.match(lines[i]):
+        return None
+    titles: list[str] = []
+    for j in range(i + 1, min(i + 2 + _MAX_BANNER_LINES, len(lines))):
+        if _RULE_COMMENT.match(lines[j]):
+            return (" ".join(titles), j + 1) if titles else None
+        if not (title := _TITLE_COMMENT.match(lines[j])):
+            return None
+        titles.append(title[1])
+    return None
+
+
 def _heading(line: str) -> str:
-    return _shortened(line.strip().rstrip(" {(:"))
+    """The definition's first line, without the comment at its end."""
+    return _shortened(_TRAILING_COMMENT.sub("", line).strip().rstrip(" {(:"))
 
 
 def _shortened(text: str) -> str:

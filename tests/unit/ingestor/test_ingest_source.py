@@ -70,6 +70,34 @@ def test_sql_sections_follow_its_statements_in_either_case():
     assert "```sql\n-- 日付で探す\ncreate index" in index
 
 
+PARTS = """-- 図書館のスキーマ
+
+-- ------------------------------
+-- 利用者と貸出
+-- ------------------------------
+CREATE TABLE members (member_id bigint PRIMARY KEY);
+
+CREATE TABLE loans (
+  loan_id bigint PRIMARY KEY
+);
+
+-- ===== 延滞料 =====
+
+CREATE TABLE fines (fine_id bigint PRIMARY KEY);  -- 1日50円
+"""
+
+
+def test_a_banner_heads_the_definitions_under_it():
+    material = parse_material(PARTS.encode(), "library.sql")
+    paths = [c.heading_path[1:] for c in material.chunks]
+    assert ("利用者と貸出", "CREATE TABLE members (member_id bigint PRIMARY KEY);") in paths
+    assert ("利用者と貸出", "CREATE TABLE loans") in paths
+    # a title inside its rule, and a statement's comment left out of its heading
+    assert ("延滞料", "CREATE TABLE fines (fine_id bigint PRIMARY KEY);") in paths
+    text = "\n".join(c.text for c in material.chunks)
+    assert "------" not in text and "=====" not in text
+
+
 def test_a_json_file_without_sections_is_one_listing():
     config = '{\n  "port": 8080,\n  "workers": 3\n}'
     (chunk,) = parse_material(config.encode(), "settings.json").chunks
