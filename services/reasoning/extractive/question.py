@@ -261,8 +261,16 @@ _MEASURES: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
         _asked(
             r"何\s*(?:[KMGT]i?B|バイト)"
             r"|\bhow (?:much|many) (?:memory|disk|storage|space|bytes)\b"
+            # a memory or disk limit or amount: 容量 alone is a capacitor's or a bucket's too
+            r"|(?:メモリ|ディスク|ストレージ)の?(?:上限|量|容量|サイズ|制限)"
+            r"|\b(?:memory|disk|storage) (?:limit|size|capacity)\b|\bmaxmemory\b"
         ),
-        _written(r"[KMGT]i?B|[KMGT]|バイト|bytes?", labels=r"サイズ|容量|size|memory|メモリ"),
+        # Kubernetes writes mebibytes 512Mi, and a CPU's share in millicores (500m): a lone
+        # unit letter is a capital
+        _written(
+            r"[KMGT]i?B|[KMGT]i|(?-i:[KMGT])|バイト|bytes?",
+            labels=r"サイズ|容量|size|memory|メモリ",
+        ),
     ),
     # Not measures, but asked and given the same way: "which language is the gateway
     # written in" is answered by the unit that names one (a component table's "Go 1.23",

@@ -204,6 +204,7 @@ QUIZ_RULES = "## 小テスト\n\n小テストは LMS で受ける。受け直し
 QUIZ_RETRIES = "## 小テスト\n\n小テストは LMS で受け、締切までに3回まで受け直せる。"
 NOTIFY = "## Test notifications\n\nA user can send a test notification to check their settings."
 RECORDED = "## FAQ\n\nQ: How long do the recordings of the English lectures stay online?"
+NOTIFIER = "## 通知サービス\n\n通知サービスは Pod 2つで動かす。"
 GATEWAY = "## 通知ゲートウェイ\n\n通知ゲートウェイは、休講の連絡を学生のスマートフォンに届ける。"
 GATEWAY_LANGUAGE = f"{GATEWAY}通知ゲートウェイは Rust で書かれている。"
 
@@ -246,6 +247,13 @@ GATEWAY_LANGUAGE = f"{GATEWAY}通知ゲートウェイは Rust で書かれて�
             "length of time",
             f"{RECORDED} They are on the course site. Ask the office for a copy.",
             f"{RECORDED} They are on the course site. They stay there until 31 March 2027.",
+        ),
+        # a memory limit: a CPU's share in millicores is no size
+        (
+            "通知サービスの Pod のメモリ上限はいくつ？",
+            "size in bytes",
+            f"{NOTIFIER} CPU は 500m を要求する。",
+            f"{NOTIFIER} CPU は 500m、メモリ上限は 512Mi とする。",
         ),
         # last year: this year's grading says nothing of last year's marks
         (
