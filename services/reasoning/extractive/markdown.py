@@ -22,6 +22,7 @@ _EMPHASIS = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*\n]+?)(?<=\S)\*(?![\w*])")
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 _DISPLAY_MATH = re.compile(r"^\s*\$\$\s*$")
 _INLINE_MATH = re.compile(r"\$\$?([^$\n]+?)\$\$?")
+_HELD = re.compile(r"\ue000(\d+)\ue001")  # a span held aside by _inline
 # A line break inside a table cell (BM25<br>HNSW) separates words; the tag is no text.
 _LINE_BREAK_TAG = re.compile(r"\s*<br\s*/?>\s*", re.I)
 
@@ -44,10 +45,19 @@ def _plain_line(line: str) -> str:
 def _inline(text: str) -> str:
     text = _IMAGE.sub(r"\1", text)
     text = _LINK.sub(r"\1", text)
-    text = _CODE_SPAN.sub(lambda m: m.group(2).strip(), text)
+    # Code spans and formulas are read before emphasis, as CommonMark reads them: the ** of
+    # `np.sum(w**2)` is an exponent. Each is held aside under a placeholder meanwhile.
+    held: list[str] = []
+
+    def hold(content: str) -> str:
+        held.append(content.strip())
+        return f"\ue000{len(held) - 1}\ue001"
+
+    text = _CODE_SPAN.sub(lambda m: hold(m.group(2)), text)
+    text = _INLINE_MATH.sub(lambda m: hold(m.group(1)), text)
     text = _STRONG.sub(r"\2", text)
     text = _EMPHASIS.sub(r"\1", text)
-    text = _INLINE_MATH.sub(lambda m: m.group(1).strip(), text)
+    text = _HELD.sub(lambda m: held[int(m.group(1))], text)
     return text.replace("\\|", "|")
 
 

@@ -43,3 +43,11 @@ def test_a_lone_star_or_underscore_is_content_not_a_marker():
     assert plain_text("a * b = c and snake_case_name") == "a * b = c and snake_case_name"
     assert plain_text("SELECT * FROM t WHERE x*y > 1") == "SELECT * FROM t WHERE x*y > 1"
     assert plain_text("they make *different* mistakes") == "they make different mistakes"
+
+
+def test_stars_inside_code_spans_and_formulas_are_content():
+    # CommonMark reads a code span before emphasis: the ** of w**2 is an exponent
+    assert plain_text("`np.sum(w**2)` を **太字** で") == "np.sum(w**2) を 太字 で"
+    assert plain_text("$a*b$ と *強調* と $c*d$") == "a*b と 強調 と c*d"
+    # emphasis around a span still goes, the span kept
+    assert plain_text("**`k_1` は 1.2**") == "k_1 は 1.2"
