@@ -164,7 +164,8 @@ def english_spellings(
         word = words[start].removesuffix("'s").removesuffix("’s")
         if person and not _is_name(word):
             continue  # ラプラス is Laplace, not "replace"
-        for spelling in dict.fromkeys((word, words[start])):  # Banker's: バンカーズ
+        # Banker's: バンカーズ
+        for spelling in dict.fromkeys((word, words[start], *_singulars(word))):
             if any(
                 _skeletons_match(single, skeleton, min_consonants)
                 or (_is_name(word) and single == skeleton)
@@ -173,13 +174,25 @@ def english_spellings(
                 found.append(word)
         run, at = [], 0
         for word in words[start : start + max_words]:
-            at += len(english_skeleton(word))
             run.append(word)
+            head = "".join(english_skeleton(w) for w in run[:-1])
+            forms = (word, *_singulars(word))
+            if len(run) > 1 and any(head + english_skeleton(f) == whole for f in forms):
+                found.append(" ".join(run))
+            at += len(english_skeleton(word))
             if at not in ends or not english_skeleton(word):
                 break
-            if len(run) > 1 and "".join(english_skeleton(w) for w in run) == whole:
-                found.append(" ".join(run))
     return list(dict.fromkeys(found))
+
+
+def _singulars(word: str) -> tuple[str, ...]:
+    """The singulars an English plural may have: katakana writes a loanword in the singular
+    (ガードビット for "guard bits", フィルター for "filters", ポリシー for "policies")."""
+    if len(word) <= 3 or not word.endswith("s") or word.endswith("ss"):
+        return ()
+    if word.endswith("ies"):
+        return (word[:-3] + "y",)
+    return (word[:-1], word[:-2]) if word.endswith("es") else (word[:-1],)
 
 
 @lru_cache(maxsize=8)

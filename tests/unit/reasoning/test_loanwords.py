@@ -57,6 +57,14 @@ def test_spellings_are_found_in_running_text_possessives_and_hyphens_included():
     assert english_spellings("バンカーズ", text) == ["Banker"]
 
 
+def test_katakana_writes_an_english_plural_in_the_singular():
+    text = "The accumulator keeps 8 guard bits; both filters and all policies are listed."
+    assert english_spellings("ガードビット", text, min_consonants=3) == ["guard bits"]
+    assert english_spellings("フィルター", text, min_consonants=3) == ["filters"]
+    assert english_spellings("ポリシー", text, min_consonants=3) == ["policies"]
+    assert english_spellings("ガードビット", "a guard band of 2 kHz", min_consonants=3) == []
+
+
 def test_names_are_proper_nouns_unknown_words_and_compounds_not_common_words():
     names = katakana_names("ダイクストラ法とクラスカル法の違いは？")
     assert names == [["ダイクストラ"], ["クラスカル"]]
