@@ -208,6 +208,11 @@ _ACCEPTS = re.compile(
 )
 
 
+# A sentence that only qualifies or comments on the question before it: a parenthetical
+# ("（実験2）", "(Lab 2)") or a remark that trails off ("シラバスには書いていなかったんですが。").
+_ASIDE = re.compile(r"^[(（][^()（）]*[)）][。.]?$|(?:が|けど|けれど|けれども)[。.]?$")
+
+
 def _goes_on(before: str, sentence: str) -> bool:
     """Does ``sentence`` describe the same thing to find as the one ``before`` it? So it does
     when it points back, follows a statement, or says what the answer will do; and when its
@@ -215,6 +220,8 @@ def _goes_on(before: str, sentence: str) -> bool:
     Japanese sentence has no word of two characters ("やり方を教えてください", "例は？"): it
     asks more of what the sentence before named."""
     if _ANAPHOR.match(sentence) or not _ASKS.search(before) or _ACCEPTS.search(sentence):
+        return True
+    if _ASIDE.search(sentence.strip()):
         return True
     words = keywords_of(sentence)
     names_nothing = detect_language(sentence) == "ja" and all(len(w) < 2 for w in words)

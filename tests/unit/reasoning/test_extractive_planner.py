@@ -75,6 +75,14 @@ def test_a_sentence_saying_what_answer_will_do_shapes_the_question_before_it(eng
     assert len(engine.plan("レポートの締切は？英語でもいいですか？").tasks) == 2
 
 
+def test_an_aside_after_the_question_qualifies_it_and_asks_nothing(engine):
+    # a parenthetical names where to look, a trailing remark comments: no task of their own
+    for aside in ("（演習4）", "(Lab 4)", "シラバスには載っていなかったんですが。"):
+        plan = engine.plan(f"ワーカーを再起動するコマンドは？{aside}")
+        assert len(plan.tasks) == 1 and "再起動" in plan.tasks[0].keywords
+    assert "演習4" in engine.plan("ワーカーを再起動するコマンドは？（演習4）").tasks[0].keywords
+
+
 def test_a_request_for_the_comparison_asks_nothing_more(engine):
     plan = engine.plan("ヒープとスタックの違いを教えてください")
     assert plan.tasks[-1].description == "ヒープとスタックの違い"
