@@ -164,7 +164,7 @@ def english_spellings(
         word = words[start].removesuffix("'s").removesuffix("’s")
         if person and not _is_name(word):
             continue  # ラプラス is Laplace, not "replace"
-        # Banker's: バンカーズ
+        # the word, as written with its possessive (Banker's: バンカーズ), and its singulars
         for spelling in dict.fromkeys((word, words[start], *_singulars(word))):
             if any(
                 _skeletons_match(single, skeleton, min_consonants)

@@ -215,10 +215,10 @@ _ASIDE = re.compile(r"^[(（][^()（）]*[)）][。.]?$|(?:が|けど|けれど|
 
 def _goes_on(before: str, sentence: str) -> bool:
     """Does ``sentence`` describe the same thing to find as the one ``before`` it? So it does
-    when it points back, follows a statement, or says what the answer will do; and when its
-    words only say how to answer ("いくつか挙げて", "順番に教えて", "List the steps."), or a
-    Japanese sentence has no word of two characters ("やり方を教えてください", "例は？"): it
-    asks more of what the sentence before named."""
+    when it points back, follows a statement, says what the answer will do or is an aside
+    (``_ASIDE``); and when its words only say how to answer ("いくつか挙げて", "順番に教えて",
+    "List the steps."), or a Japanese sentence has no word of two characters
+    ("やり方を教えてください", "例は？"): it asks more of what the sentence before named."""
     if _ANAPHOR.match(sentence) or not _ASKS.search(before) or _ACCEPTS.search(sentence):
         return True
     if _ASIDE.search(sentence.strip()):
