@@ -172,15 +172,14 @@ def english_spellings(
                 for skeleton in english_skeletons(spelling)
             ):
                 found.append(word)
-        run, at = [], 0
+        run, head = [], ""  # the run's words, and the skeleton of all of them
         for word in words[start : start + max_words]:
             run.append(word)
-            head = "".join(english_skeleton(w) for w in run[:-1])
             forms = (word, *_singulars(word))
             if len(run) > 1 and any(head + english_skeleton(f) == whole for f in forms):
                 found.append(" ".join(run))
-            at += len(english_skeleton(word))
-            if at not in ends or not english_skeleton(word):
+            head += english_skeleton(word)
+            if len(head) not in ends or not english_skeleton(word):
                 break
     return list(dict.fromkeys(found))
 
