@@ -203,7 +203,7 @@ KIT_LOAN = (
 QUIZ_RULES = "## 小テスト\n\n小テストは LMS で受ける。受け直した場合は最後の点数を成績に使う。"
 QUIZ_RETRIES = "## 小テスト\n\n小テストは LMS で受け、締切までに3回まで受け直せる。"
 NOTIFY = "## Test notifications\n\nA user can send a test notification to check their settings."
-RECORDED = "## FAQ\n\nQ: How long do the recordings of the English lectures stay online?"
+RECORDED = "## FAQ\n\nQ: How long are the lab demo videos kept on the course site?"
 NOTIFIER = "## 通知サービス\n\n通知サービスは Pod 2つで動かす。"
 GATEWAY = "## 通知ゲートウェイ\n\n通知ゲートウェイは、休講の連絡を学生のスマートフォンに届ける。"
 GATEWAY_LANGUAGE = f"{GATEWAY}通知ゲートウェイは Rust で書かれている。"
@@ -243,10 +243,10 @@ GATEWAY_LANGUAGE = f"{GATEWAY}通知ゲートウェイは Rust で書かれて�
             f"{NOTIFY} It is limited to 3 per user per day.",
         ),
         (
-            "How long will the recordings of the English lectures stay online?",
+            "How long will the lab demo videos be kept online?",
             "length of time",
-            f"{RECORDED} They are on the course site. Ask the office for a copy.",
-            f"{RECORDED} They are on the course site. They stay there until 31 March 2027.",
+            f"{RECORDED} They are in the Videos folder. Ask the office for a copy.",
+            f"{RECORDED} They are in the Videos folder. They stay there until 30 September.",
         ),
         # a memory limit: a CPU's share in millicores is no size
         (
