@@ -10,7 +10,8 @@ the notes give lists = 100), is not satisfied, however close the passages read; 
 whose best unit speaks of another person than the one asked about, or only names them
 (``persons.py``); nor one that asks for a date (何月何日), an e-mail address, where to find
 a thing (過去問はどこで手に入る？), a measure of one kind (how long, how many times, いくら,
-何人), a language (何の言語で書かれている), a version (Redis のバージョン), a test's questions
+何人), a language (何の言語で書かれている), a version (Redis のバージョン), an upper or a
+lower bound (上限はいくつ: what a setting is set to is none), a test's questions
 (何問, 大問ごとの配点) or a make-up exam when the best unit and the units next to it give
 none, or asks of last year where they and their section say nothing of it.
 """
@@ -186,6 +187,8 @@ _FORMS: tuple[tuple[str, str, dict[str, bool]], ...] = (
     ("date", "date", {}),
     ("makeup", "word of the make-up exam", {"whole_group": True}),
     ("version", "version", {"groups_near": True}),
+    ("upper_bound", "upper limit", {}),
+    ("lower_bound", "lower limit", {}),
     ("questions", "count or number of its questions", {}),
     ("email", "e-mail address", {}),
     ("source", "place to find it", {}),
@@ -196,7 +199,8 @@ def _lacking(question: str, top: Scored, headings: dict[int, str]) -> str:
     """What the question asks for by its form that the best unit, and the units next to it,
     do not give: a date (何月何日), an e-mail address, where to find a thing (どこで手に入る),
     a measure of the kind asked (a length of time, a count of times or people, money), a
-    language, a version (Redis 7, 3.12; a component table naming Redis gives none), a
+    language, a version (Redis 7, 3.12; a component table naming Redis gives none), an
+    upper or a lower bound (最大8レプリカまで gives no minimum, ef_search = 64 no limit), a
     test's questions counted or numbered (the exam's share of the grade is no answer), a
     make-up exam (nor is the regular exam's date); or what it asks of last year,
     where neither they nor their section say it is of last year (this year's grading table

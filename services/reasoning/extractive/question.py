@@ -94,6 +94,40 @@ _VERSION = re.compile(
     re.I,
 )
 
+# A question that asks for a bound's value (ef_search の上限はいくつ, 最小何レプリカ, "what
+# is the maximum file size"), and the ways notes state an upper or a lower one: a setting's
+# value alone ("ef_search = 64") is what it is set to, not how far it may go, and a
+# maximum ("最大8レプリカまで") is no minimum. Named things that hold the words (最小二乗,
+# 最大公約数, "minimum spanning tree", min.insync.replicas) ask no bound.
+_UPPER_WORD = (
+    r"上限|最大(?!化|公約|流|の)|最多|最長|\b(?:maximum|max)\b(?![-.])|\bupper (?:limit|bound)"
+)
+_LOWER_WORD = (
+    r"下限|最小(?!化|公倍|二乗|全域|位相|の)|最少|最短"
+    r"|\b(?:minimum|min)\b(?![-.]| spanning| degree)|\blower (?:limit|bound)"
+)
+_VALUE_ASKED = (
+    r"(?:{0}).*(?:いくつ|いくら|何|どれ|どの(?:くらい|程度))"
+    r"|\bwhat(?:'s| is| are| was)? the (?:{0})"
+    r"|\bhow (?:many|much|long|large|big|far)\b.*(?:{0})"
+)
+_UPPER_ASKED = re.compile(_VALUE_ASKED.format(_UPPER_WORD), re.I)
+_LOWER_ASKED = re.compile(_VALUE_ASKED.format(_LOWER_WORD), re.I)
+# either way: 制限, limit (not SQL's LIMIT, which caps a query's rows; nor is <=> a bound)
+_EITHER_BOUND = r"制限|限度|限界|(?-i:(?!LIMIT))limit|\bbound"
+_UPPER = re.compile(
+    _UPPER_WORD + "|" + _EITHER_BOUND + r"|最大|最高|まで|以下|以内|未満|超え|超過|上回"
+    r"|\bmax|\bcap\b|\bcapped|\bceiling\b|\bup to\b|\bat most\b|\bno more than\b"
+    r"|\bor (?:less|fewer)\b|\b(?:above|below|under|exceed)|≤|(?<!<)<=(?!>)",
+    re.I,
+)
+_LOWER = re.compile(
+    _LOWER_WORD + "|" + _EITHER_BOUND + r"|最小|最低|以上|少なくとも|下回"
+    r"|\bmin|\bat least\b|\bno (?:fewer|less) than\b|\bor more\b|\bfloor\b"
+    r"|Ω|\\Omega|≥|(?<![<>])>=",
+    re.I,
+)
+
 # A question about a make-up or a re-examination (追試はいつ, "when is the make-up exam"),
 # and the words notes give it by: the regular exam's date or the grading table is no answer.
 _MAKEUP = re.compile(r"追試|再試験|\bmake-?up (?:exam|test|quiz)|\bresit|\bre-?exam", re.I)
@@ -324,6 +358,8 @@ _GIVEN: dict[str, re.Pattern[str]] = {
     "questions": _QUESTIONS,
     "makeup": _MAKEUP,
     "version": _VERSION,
+    "upper_bound": _UPPER,
+    "lower_bound": _LOWER,
 }
 
 
@@ -350,6 +386,8 @@ class Wants:
     questions: bool = False
     makeup: bool = False
     version: bool = False
+    upper_bound: bool = False
+    lower_bound: bool = False
     measure: str = ""
 
 
@@ -371,6 +409,8 @@ def wants_of(question: str) -> Wants:
         last_year=_LAST_YEAR_ASKED.search(text) is not None,
         makeup=_MAKEUP.search(text) is not None,
         version=_VERSION_ASKED.search(text) is not None,
+        upper_bound=_UPPER_ASKED.search(text) is not None,
+        lower_bound=_LOWER_ASKED.search(text) is not None,
         questions=_QUESTIONS_ASKED.search(text) is not None and _TEST.search(text) is not None,
         measure=measure_asked(text),
     )

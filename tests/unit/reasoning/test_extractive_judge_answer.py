@@ -252,8 +252,22 @@ GATEWAY_LANGUAGE = f"{GATEWAY}通知ゲートウェイは Rust で書かれて�
         (
             "通知サービスの Pod のメモリ上限はいくつ？",
             "size in bytes",
-            f"{NOTIFIER} CPU は 500m を要求する。",
+            f"{NOTIFIER} CPU の上限は 500m とする。",
             f"{NOTIFIER} CPU は 500m、メモリ上限は 512Mi とする。",
+        ),
+        # a bound: the value a setting is given is not how far it may go, and a maximum
+        # is no minimum
+        (
+            "通知サービスのワーカー数の上限はいくつ？",
+            "upper limit",
+            f"{NOTIFIER} ワーカーは 4 つで動かす。",
+            f"{NOTIFIER} ワーカーは 4 つで動かし、負荷に応じて最大 12 まで増やす。",
+        ),
+        (
+            "What is the minimum number of workers the notification service keeps running?",
+            "lower limit",
+            f"{NOTIFIER} 負荷に応じて、ワーカーを最大 12 まで増やす。",
+            f"{NOTIFIER} 負荷に応じて、ワーカーを最大 12 まで増やし、最低 2 つは動かしておく。",
         ),
         # last year: this year's grading says nothing of last year's marks
         (

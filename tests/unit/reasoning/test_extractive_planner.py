@@ -346,6 +346,25 @@ def test_the_shape_of_answer_a_question_asks_for(question, shape):
     assert getattr(wants_of(question), shape) is True
 
 
+@pytest.mark.parametrize(
+    "question, upper, lower",
+    [
+        ("アップロードできるファイルサイズの上限はいくつ？", True, False),
+        ("What's the maximum number of retries?", True, False),
+        ("ワーカーは最小何台まで減らせる？", False, True),
+        ("How many votes are needed at minimum?", False, True),
+        # a name that holds the word asks no bound
+        ("最小二乗法で求めた傾きはいくつ？", False, False),
+        ("What is min.insync.replicas set to?", False, False),
+        ("What is the weight of the minimum spanning tree?", False, False),
+        ("最大の輸入相手国はどこ？", False, False),  # the largest, not a bound
+    ],
+)  # fmt: skip
+def test_a_bound_asked_for(question, upper, lower):
+    wants = wants_of(question)
+    assert (wants.upper_bound, wants.lower_bound) == (upper, lower)
+
+
 def test_a_question_said_with_nandesu_asks_no_reason():
     assert wants_of("留学生なんですが、英語で書いてもいいですか？").reason is False
     assert wants_of("何台くらい置く計画なんでしょう？").reason is False
