@@ -340,8 +340,23 @@ def _tasks_for(shape: _Shape, language: str, first_id: int) -> list[PlannedTask]
         ]
     if shape.kind == "define":
         return [task(0, shape.text, _item_keywords(shape.items[0]))]
-    keywords = keywords_of(shape.text)
+    keywords = keywords_of(_COURSE_FRAME.sub(" ", shape.text)) or keywords_of(shape.text)
     return [task(0, shape.text, keywords)] if keywords else []
+
+
+# The course asked of as itself (この授業で扱いますか, "does the course cover", "in this
+# class") names nothing a passage is about: every passage is the course's. Kept as a
+# keyword, it let a passage on the course's grading answer whether a topic it never names
+# is taught.
+_COURSE_FRAME = re.compile(
+    r"(?:この|本|当)(?:授業|講義|科目|コース|クラス)(?:の中|内)?(?:で|では|に|には)?"
+    r"|\b(?:does|do|will|did|is|are)(?: the| this| our)? (?:course|class|lecture|module)s?"
+    r" (?:cover|teach|include|go over)s?\b"
+    r"|\b(?:covered|taught|discussed|included) in (?:the|this|our)"
+    r" (?:course|class|lecture|module)s?\b"
+    r"|\b(?:in|for|of) (?:this|the|our) (?:course|class|module)\b",
+    re.I,
+)
 
 
 def _item_keywords(item: str) -> list[str]:

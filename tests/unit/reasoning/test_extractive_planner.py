@@ -240,6 +240,23 @@ def test_words_that_join_clauses_end_a_keyword_and_are_none(engine, question, ke
     assert engine.plan(question).tasks[0].keywords == keywords
 
 
+@pytest.mark.parametrize(
+    "question, keywords",
+    [
+        ("ベイズ推定はこの授業で扱いますか？", ["ベイズ推定"]),
+        ("この講義のレポートは何枚まで？", ["レポート"]),
+        ("Does the course cover dynamic programming?", ["dynamic programming"]),
+        ("Is hashing covered in this class?", ["hashing"]),
+        ("Which topics are taught in English?", ["topics", "taught", "English"]),
+        ("この科目って何単位？", ["単位"]),
+    ],
+)
+def test_the_course_asked_of_as_itself_is_no_keyword(engine, question, keywords):
+    # every passage is the course's: この授業 or "the course" would let its grading table
+    # answer whether a topic it never names is taught
+    assert engine.plan(question).tasks[0].keywords == keywords
+
+
 def test_a_stop_word_in_capitals_is_a_keyword_of_a_language(engine):
     plan = engine.plan("WHERE と HAVING はどう違うの？")
     assert plan.tasks[-1].keywords == ["WHERE", "HAVING"]
