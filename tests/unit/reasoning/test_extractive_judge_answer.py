@@ -318,6 +318,21 @@ def test_what_a_question_asks_for_by_its_form_must_be_given(
     assert judgement.satisfied_task_ids == [plan.tasks[0].task_id]
 
 
+def test_a_section_on_limits_gives_the_bound_its_rows_state(engine):
+    """The table's rows say only "ファイルサイズ | 20 MB"; its section says they are limits."""
+    question = "提出ファイルのサイズの上限はいくつ？"
+    table = "| 項目 | 値 |\n|---|---|\n| ファイルサイズ | 20 MB |\n| ファイル数 | 5 |"
+    plan = engine.plan(question)
+    for heading, satisfied in (("提出 > 既定値", False), ("提出 > 上限", True)):
+        evidence = [
+            Passage(0, table, heading=heading, ranks={"bm25": 1}),
+            Passage(1, WEATHER, ranks={"bm25": 2}),
+        ]
+        judgement = engine.evaluate(question, plan.tasks, evidence)
+        assert bool(judgement.satisfied_task_ids) is satisfied, judgement.reason
+        assert ("gives no upper limit" in judgement.reason) is not satisfied
+
+
 LECTURE_NOTES = (
     "## 線形代数 第3回 講義ノート\n\n線形代数の授業の第3回では、固有値と固有ベクトルを扱う。"
     "授業中に解き終わらなかった演習は次回までに解いておくこと。"
