@@ -116,13 +116,13 @@ _LOWER_ASKED = re.compile(_VALUE_ASKED.format(_LOWER_WORD), re.I)
 # either way: 制限, limit (not SQL's LIMIT, which caps a query's rows; nor is <=> a bound)
 _EITHER_BOUND = r"制限|限度|限界|(?-i:(?!LIMIT))limit|\bbound"
 _UPPER = re.compile(
-    _UPPER_WORD + "|" + _EITHER_BOUND + r"|最大|最高|まで|以下|以内|未満|超え|超過|上回"
+    _EITHER_BOUND + r"|上限|最大|最多|最長|最高|まで|以下|以内|未満|超え|超過|上回"
     r"|\bmax|\bcap\b|\bcapped|\bceiling\b|\bup to\b|\bat most\b|\bno more than\b"
-    r"|\bor (?:less|fewer)\b|\b(?:above|below|under|exceed)|≤|(?<!<)<=(?!>)",
+    r"|\bor (?:less|fewer)\b|\b(?:above|below|under)\b|\bexceed|≤|(?<!<)<=(?!>)",
     re.I,
 )
 _LOWER = re.compile(
-    _LOWER_WORD + "|" + _EITHER_BOUND + r"|最小|最低|以上|少なくとも|下回"
+    _EITHER_BOUND + r"|下限|最小|最少|最短|最低|以上|少なくとも|下回"
     r"|\bmin|\bat least\b|\bno (?:fewer|less) than\b|\bor more\b|\bfloor\b"
     r"|Ω|\\Omega|≥|(?<![<>])>=",
     re.I,
