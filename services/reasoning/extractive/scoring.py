@@ -274,6 +274,15 @@ class UnitScorer:
         across = script[:, None] != np.array([detect_language(w) for w in vocabulary])[None, :]
         full = np.where(across, SOFT_FULL_ACROSS_SCRIPTS, SOFT_FULL)
         credit = np.clip((similarities - SOFT_FLOOR) / (full - SOFT_FLOOR), 0.0, 1.0)
+        if task.wants.definition:
+            # What a thing is asked of is answered where the thing is named: a word nearer
+            # one of its name's parts than the name stands for that part ("theory" for
+            # 相対性理論 or "game theory"), and gives the name no credit whole
+            for keyword, own in parts.items():
+                if own:
+                    nearest_part = similarities[[query_index[p] for p in own]].max(axis=0)
+                    whole = similarities[query_index[keyword]]
+                    credit[query_index[keyword]] *= whole >= nearest_part
         out: dict[int, dict[str, float]] = {}
         for unit in units:
             columns = [word_index[w] for w in words[id(unit)]]

@@ -64,3 +64,33 @@ def test_a_translation_in_the_other_script_counts_as_the_keyword():
 def test_a_same_language_neighbour_at_the_same_distance_counts_in_part():
     expected = (SIMILARITY - SOFT_FLOOR) / (SOFT_FULL - SOFT_FLOOR)
     assert own_cover("The gravestone is removed after a day.") == pytest.approx(expected, abs=0.01)
+
+
+class PhraseEmbedder(TableEmbedder):
+    """'heat engine' on the first axis. エンジン sits at 0.7 from it but at 0.9 from its part
+    'engine'; 熱機関, its translation, at 0.7 from it and far from 'engine'."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        axes = np.eye(self.dimension)
+        self.fixed = {
+            "heat engine": axes[0],
+            "engine": 0.6 * axes[0] + 0.8 * axes[1],
+            "エンジン": 0.7 * axes[0] + 0.6 * axes[1] + np.sqrt(0.15) * axes[2],
+            "熱機関": 0.7 * axes[0] + np.sqrt(0.51) * axes[3],
+        }
+
+
+def phrase_cover(question: str, text: str) -> float:
+    task = PlannedTask("T1", question, keywords=["heat engine"])
+    ranked = UnitScorer(PhraseEmbedder()).score([task], [Passage(0, text, ranks={"dense": 1})])
+    return ranked["T1"][0].signals.cover_unit
+
+
+def test_what_a_thing_is_asked_where_a_word_translates_only_a_part_of_its_name():
+    # エンジン translates "engine", not "heat engine": asked what a heat engine is, it
+    # holds half the name, word by word; asked anything else of it, the whole as before
+    definition = "heat engine とは何ですか？"
+    assert phrase_cover(definition, "エンジンは回る。") == pytest.approx(0.5, abs=0.01)
+    assert phrase_cover(definition, "熱機関は回る。") == pytest.approx(1.0)
+    assert phrase_cover("How efficient is a heat engine?", "エンジンは回る。") == pytest.approx(1.0)
