@@ -277,7 +277,7 @@ class UnitScorer:
         if task.wants.definition:
             # What a thing is asked of is answered where the thing is named: a word nearer
             # one of its name's parts than the name stands for that part ("theory" for
-            # 相対性理論 or "game theory"), and gives the name no credit whole
+            # 相対性理論, 理論 for "gauge theory"), and gives the name no credit whole
             for keyword, own in parts.items():
                 if own:
                     nearest_part = similarities[[query_index[p] for p in own]].max(axis=0)
