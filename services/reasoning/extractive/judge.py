@@ -182,19 +182,21 @@ def _with_reply(scored: Scored) -> str:
 
 # What a question asks for by its form (a field of ``Wants``), in the order checked, what
 # the judge says is missing when the best unit and the units next to it do not give it, and
-# how far ``_near`` reaches for it; "heading": the passage's heading may give it for all
-# its units (a section on last year, a table of limits under "上限").
+# how far ``_near`` reaches for it.
 _FORMS: tuple[tuple[str, str, dict[str, bool]], ...] = (
-    ("last_year", "word of last year", {"heading": True}),
+    ("last_year", "word of last year", {}),
     ("date", "date", {}),
     ("makeup", "word of the make-up exam", {"whole_group": True}),
     ("version", "version", {"groups_near": True}),
-    ("upper_bound", "upper limit", {"heading": True}),
-    ("lower_bound", "lower limit", {"heading": True}),
+    ("upper_bound", "upper limit", {}),
+    ("lower_bound", "lower limit", {}),
     ("questions", "count or number of its questions", {}),
     ("email", "e-mail address", {}),
     ("source", "place to find it", {}),
 )
+# The forms a passage's heading may give for all its units: a section on last year, a
+# table of limits under "上限".
+_GIVEN_BY_HEADING = frozenset({"last_year", "upper_bound", "lower_bound"})
 
 
 def _lacking(question: str, top: Scored, headings: dict[int, str]) -> str:
@@ -208,13 +210,11 @@ def _lacking(question: str, top: Scored, headings: dict[int, str]) -> str:
     where neither they nor their section say it is of last year (this year's grading table
     for last year's highest mark)."""
     wants = wants_of(question)
+    heading = headings.get(top.index, "")
     for form, missing, reach in _FORMS:
-        if not getattr(wants, form):
+        if not getattr(wants, form) or (form in _GIVEN_BY_HEADING and gives(form, heading)):
             continue
-        near = {k: v for k, v in reach.items() if k != "heading"}
-        if reach.get("heading") and gives(form, headings.get(top.index, "")):
-            continue
-        if not _near(top, partial(gives, form), **near):
+        if not _near(top, partial(gives, form), **reach):
             return missing
     if wants.measure and not _near(top, partial(holds_measure, wants.measure)):
         return wants.measure
