@@ -124,7 +124,9 @@ def rule_plan(question: str) -> PlanDraft:
     # The question as asked goes along: keywords drop words (a lone kanji such as 港 or
     # 鱗) that the lexical tokenizer keeps and BM25's IDF weighs on its own.
     text_queries = _distinct(
-        [" ".join(t.keywords) for t in tasks] + [" ".join(all_keywords), question]
+        [" ".join(t.keywords) for t in tasks]
+        + [" ".join(all_keywords), question]
+        + ([_LEFT_OUT_QUERY] if _LEFT_OUT.search(question) else [])
     )
     return PlanDraft(
         tasks=tasks,
@@ -341,6 +343,9 @@ def _tasks_for(shape: _Shape, language: str, first_id: int) -> list[PlannedTask]
     if shape.kind == "define":
         return [task(0, shape.text, _item_keywords(shape.items[0]))]
     keywords = keywords_of(_COURSE_FRAME.sub(" ", shape.text)) or keywords_of(shape.text)
+    if _LEFT_OUT.search(shape.text):
+        rest = _LEFT_OUT.sub(" ", _COURSE_FRAME.sub(" ", shape.text))
+        keywords = [*keywords_of(rest), _LEFT_OUT_KEYWORD[language]]
     return [task(0, shape.text, keywords)] if keywords else []
 
 
@@ -357,6 +362,22 @@ _COURSE_FRAME = re.compile(
     r"|\b(?:in|for|of) (?:this|the|our) (?:course|class|module)\b",
     re.I,
 )
+
+
+# What a design leaves out, asked (v2 ではやらないこと, スコープから外された機能, "what is out
+# of scope"), is its 対象外 or "Out of scope" / "Non-goals" section. The question says it
+# with a verb the keywords drop (やらない) or a phrase no section title writes; the
+# section's name is the keyword, and the search looks for it in both languages.
+_LEFT_OUT = re.compile(
+    r"(?:(?:やら|扱わ|作ら|実装し)ない|対象外|スコープ外|範囲外|(?:スコープ|対象|範囲)から外)"
+    # and what it calls the things left out: the section's items, not a word they hold
+    r"(?:[ぁ-ん]|決め)*(?:機能|項目|事項|内容)?"
+    r"|\bout of (?:the )?scope\b|\bnon-goals?\b|\bnot in (?:the )?scope\b"
+    r"|\bleft out of (?:the )?scope\b",
+    re.I,
+)
+_LEFT_OUT_KEYWORD = {"ja": "対象外", "en": "out of scope"}
+_LEFT_OUT_QUERY = "対象外 スコープ外 out of scope non-goals"
 
 
 def _item_keywords(item: str) -> list[str]:

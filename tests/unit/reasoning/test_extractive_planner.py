@@ -257,6 +257,29 @@ def test_the_course_asked_of_as_itself_is_no_keyword(engine, question, keywords)
     assert engine.plan(question).tasks[0].keywords == keywords
 
 
+@pytest.mark.parametrize(
+    "question, keywords",
+    [
+        ("第2版ではやらないことは何？", ["第2版", "対象外"]),
+        ("このシステムで扱わない業務を教えて", ["システム", "業務", "対象外"]),
+        ("スコープから外された機能はどれ？", ["対象外"]),  # the section's items are the answer
+        ("Which reports are out of scope for the pilot?", ["reports", "pilot", "out of scope"]),
+    ],
+)
+def test_what_is_left_out_asks_for_the_section_that_says_so(engine, question, keywords):
+    # a design names the section 対象外 or "Out of scope"; the question's やらない is a verb
+    # the keywords drop, and a search for the rest finds the sections that are in scope
+    plan = engine.plan(question)
+    assert plan.tasks[0].keywords == keywords
+    assert any("対象外" in q and "out of scope" in q for q in plan.text_queries)
+
+
+def test_what_is_done_asks_for_no_such_section(engine):
+    plan = engine.plan("第2版でやることは何？")
+    assert "対象外" not in plan.tasks[0].keywords
+    assert not any("対象外" in q for q in plan.text_queries)
+
+
 def test_a_stop_word_in_capitals_is_a_keyword_of_a_language(engine):
     plan = engine.plan("WHERE と HAVING はどう違うの？")
     assert plan.tasks[-1].keywords == ["WHERE", "HAVING"]
