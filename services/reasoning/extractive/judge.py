@@ -13,7 +13,9 @@ a thing (過去問はどこで手に入る？), a measure of one kind (how long,
 何人), a language (何の言語で書かれている), a version (Redis のバージョン), an upper or a
 lower bound (上限はいくつ: what a setting is set to is none), a test's questions
 (何問, 大問ごとの配点) or a make-up exam when the best unit and the units next to it give
-none, or asks of last year where they and their section say nothing of it.
+none, or asks of last year where they and their section say nothing of it; nor one that
+states a case (a 64 KiB cache, 3相コミット, 8 threads) they give only for other values
+(``cases.py``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from functools import partial
 
 import numpy as np
 
+from services.reasoning.extractive.cases import other_case
 from services.reasoning.extractive.names import PassageNames
 from services.reasoning.extractive.persons import (
     asked_of,
@@ -208,7 +211,8 @@ def _lacking(question: str, top: Scored, headings: dict[int, str]) -> str:
     test's questions counted or numbered (the exam's share of the grade is no answer), a
     make-up exam (nor is the regular exam's date); or what it asks of last year,
     where neither they nor their section say it is of last year (this year's grading table
-    for last year's highest mark)."""
+    for last year's highest mark); or the case it states, where they and their section
+    give its unit only with other numbers, and the passage nowhere with its own."""
     wants = wants_of(question)
     heading = headings.get(top.index, "")
     for form, missing, reach in _FORMS:
@@ -218,6 +222,11 @@ def _lacking(question: str, top: Scored, headings: dict[int, str]) -> str:
             return missing
     if wants.measure and not _near(top, partial(holds_measure, wants.measure)):
         return wants.measure
+    at = top.units.index(top.unit)
+    near = [f"{u.text}\n{u.context}" for u in top.units[max(0, at - 1) : at + 2]]
+    passage = [f"{u.text}\n{u.context}" for u in top.units]
+    if case := other_case(question, "\n".join([heading, *near]), "\n".join([heading, *passage])):
+        return f"{case} (given only for other values)"
     return ""
 
 
