@@ -4,10 +4,11 @@
 cache; 3相コミット over notes on 2相コミット. The passage speaks of the same kind of thing,
 and its numbers belong to another case. A question states a case as a number with a unit:
 a size in bytes, a temperature, a frequency, bits, threads, cores, or a count that names a
-variant (相 phase, 段 stage, 層 level, ways). When the best unit, the units next to it or
-its section's heading give that unit only with other numbers, the question's case is not
-answered there. Numbers are compared as numbers (37 °C is 37.0 °C), sizes and
-frequencies with their prefix (64 KiB is 64 KB, not 64 MB; 8 kHz is 8000 Hz).
+variant (相 phase, 段 stage, 層 level, ways). When the best unit, the units next to it and
+its section's heading give that unit only with other numbers, and the passage nowhere
+with the question's own, the question's case is not answered there. Numbers are compared
+as numbers (37 °C is 37.0 °C), sizes and frequencies with their prefix (64 KiB is 64 KB,
+not 64 MB; 8 kHz is 8000 Hz).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+# small counts as English notes spell them ("a four-stage pipeline")
 _WORDS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
     "nine": 9, "ten": 10, "twelve": 12, "sixteen": 16,
@@ -47,7 +49,7 @@ def _values(kind: str, text: str) -> dict[float, str]:
     for match in _PATTERNS[kind].finditer(unicodedata.normalize("NFKC", text)):
         number = match.group(1).lower()
         value = float(_WORDS[number] if number in _WORDS else number)
-        prefix = (match.group(2) or "").upper() if match.lastindex and match.lastindex > 1 else ""
+        prefix = (match.group(2) or "").upper() if match.re.groups > 1 else ""
         found.setdefault(value * _PREFIX[prefix], match.group(0).strip())
     return found
 
