@@ -43,7 +43,7 @@ from services.reasoning.extractive.scoring import (
     Scored,
     UnitScorer,
 )
-from services.reasoning.extractive.units import FAQ_QUESTION
+from services.reasoning.extractive.units import FAQ_QUESTION, Unit
 from services.reasoning.llm import Finding, Judgement, Passage, PlannedTask
 
 # Logistic weights of the sufficiency decision (``sufficiency_features``), and the bias.
@@ -222,12 +222,21 @@ def _lacking(question: str, top: Scored, headings: dict[int, str]) -> str:
             return missing
     if wants.measure and not _near(top, partial(holds_measure, wants.measure)):
         return wants.measure
-    at = top.units.index(top.unit)
-    near = [f"{u.text}\n{u.context}" for u in top.units[max(0, at - 1) : at + 2]]
-    passage = [f"{u.text}\n{u.context}" for u in top.units]
-    if case := other_case(question, "\n".join([heading, *near]), "\n".join([heading, *passage])):
+    near = "\n".join([heading, *map(_shown, _next_to(top))])
+    passage = "\n".join([heading, *map(_shown, top.units)])
+    if case := other_case(question, near, passage):
         return f"{case} (given only for other values)"
     return ""
+
+
+def _next_to(scored: Scored) -> list[Unit]:
+    """The unit and the units either side of it."""
+    at = scored.units.index(scored.unit)
+    return list(scored.units[max(0, at - 1) : at + 2])
+
+
+def _shown(unit: Unit) -> str:
+    return f"{unit.text}\n{unit.context}"
 
 
 def _near(
@@ -241,14 +250,13 @@ def _near(
     in the sentence after the one that names the event ("Lecturer: D. Hartmann (Lectures 6-7
     in English)." then "Lecture 6: Tuesday 17 November."); the whole passage was too far:
     the make-up exam's rules sat in the same FAQ chunk as other dates."""
-    at = scored.units.index(scored.unit)
-    near = list(scored.units[max(0, at - 1) : at + 2])
+    near = _next_to(scored)
     if whole_group and scored.unit.group >= 0:  # the list or table the answer quotes whole
         near += [u for u in scored.units if u.group == scored.unit.group]
     if groups_near:  # a code cell next to it, with what it printed ("print(sys.version)")
         groups = {u.group for u in near if u.group >= 0}
         near += [u for u in scored.units if u.group in groups]
-    return any(holds(f"{u.text}\n{u.context}") for u in near)
+    return any(holds(_shown(u)) for u in near)
 
 
 def _best_per_passage(ranked: Sequence[Scored]) -> list[Scored]:

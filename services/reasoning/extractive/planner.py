@@ -342,10 +342,11 @@ def _tasks_for(shape: _Shape, language: str, first_id: int) -> list[PlannedTask]
         ]
     if shape.kind == "define":
         return [task(0, shape.text, _item_keywords(shape.items[0]))]
-    keywords = keywords_of(_COURSE_FRAME.sub(" ", shape.text)) or keywords_of(shape.text)
-    if _LEFT_OUT.search(shape.text):
-        rest = _LEFT_OUT.sub(" ", _COURSE_FRAME.sub(" ", shape.text))
-        keywords = [*keywords_of(rest), _LEFT_OUT_KEYWORD[language]]
+    asked = _COURSE_FRAME.sub(" ", shape.text)
+    if _LEFT_OUT.search(asked):
+        keywords = [*keywords_of(_LEFT_OUT.sub(" ", asked)), _LEFT_OUT_KEYWORD[language]]
+    else:
+        keywords = keywords_of(asked) or keywords_of(shape.text)
     return [task(0, shape.text, keywords)] if keywords else []
 
 
