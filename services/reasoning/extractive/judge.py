@@ -7,15 +7,17 @@ how close it reads, the most specific keyword it misses and whether it has the s
 asked for (``sufficient``). A task whose question names something no passage holds
 (``names.py``: sched_latency, Nagle), or states a setting none states (lists = 1000 where
 the notes give lists = 100), is not satisfied, however close the passages read; nor is one
-whose best unit speaks of another person than the one asked about, or only names them
-(``persons.py``); nor one that asks for a date (何月何日), an e-mail address, where to find
-a thing (過去問はどこで手に入る？), a measure of one kind (how long, how many times, いくら,
-何人), a language (何の言語で書かれている), a version (Redis のバージョン), an upper or a
-lower bound (上限はいくつ: what a setting is set to is none), a test's questions
-(何問, 大問ごとの配点) or a make-up exam when the best unit and the units next to it give
-none, or asks of last year where they and their section say nothing of it; nor one that
-states a case (a 64 KiB cache, 3相コミット, 8 threads) they give only for other values
-(``cases.py``).
+whose best unit speaks of another person than the one
+asked about, or only names them (``persons.py``); nor one that asks for a date
+(何月何日), an e-mail address, where to find a thing (過去問はどこで手に入る？), a measure of
+one kind (how long, how many times, いくら, 何人), a language (何の言語で書かれている), a
+version (Redis のバージョン), an upper or a lower bound (上限はいくつ: what a setting is set
+to is none), a test's questions (何問, 大問ごとの配点) or a make-up exam when the best unit
+and the units next to it give none, or asks of last year where they and their section
+say nothing of it; nor one that states a case (a 64 KiB cache, 3相コミット, 8 threads) they
+give only for other values (``cases.py``); nor one that asks how many of a thing
+(パーティション数, 何語, "how many parameters") where they name the thing with no number of
+it (``counts.py``).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from functools import partial
 import numpy as np
 
 from services.reasoning.extractive.cases import other_case
+from services.reasoning.extractive.counts import counted, counts, would_name
 from services.reasoning.extractive.names import PassageNames
 from services.reasoning.extractive.persons import (
     asked_of,
@@ -128,6 +131,7 @@ class Judge:
         heads = set(sorted(p.index for p in passages)[: self.keep_search_top])
         names = PassageNames(passages, self.scorer.embed)
         headings = {p.index: p.heading for p in passages}
+        texts = {p.index: p.text for p in passages}
         for task in tasks:
             best = _best_per_passage(ranked.get(task.task_id, []))
             kept = [s for s in best if s.score >= self.min_finding_score]
@@ -140,7 +144,7 @@ class Judge:
                 notes.append(f"{task.task_id} not satisfied: no passage names {', '.join(unnamed)}")
             elif top and (other := self._not_of_person(task.description, top, headings)):
                 notes.append(f"{task.task_id} not satisfied: best [{top.index}] {other}")
-            elif top and (lacking := _lacking(task.description, top, headings)):
+            elif top and (lacking := _lacking(task.description, top, headings, texts)):
                 notes.append(f"{task.task_id} not satisfied: best [{top.index}] gives no {lacking}")
             elif top and sufficient(ranked.get(task.task_id, [])):
                 satisfied.append(task.task_id)
@@ -202,7 +206,7 @@ _FORMS: tuple[tuple[str, str, dict[str, bool]], ...] = (
 _GIVEN_BY_HEADING = frozenset({"last_year", "upper_bound", "lower_bound"})
 
 
-def _lacking(question: str, top: Scored, headings: dict[int, str]) -> str:
+def _lacking(question: str, top: Scored, headings: dict[int, str], texts: dict[int, str]) -> str:
     """What the question asks for by its form that the best unit, and the units next to it,
     do not give: a date (何月何日), an e-mail address, where to find a thing (どこで手に入る),
     a measure of the kind asked (a length of time, a count of times or people, money), a
@@ -212,7 +216,9 @@ def _lacking(question: str, top: Scored, headings: dict[int, str]) -> str:
     make-up exam (nor is the regular exam's date); or what it asks of last year,
     where neither they nor their section say it is of last year (this year's grading table
     for last year's highest mark); or the case it states, where they and their section
-    give its unit only with other numbers, and the passage nowhere with its own."""
+    give its unit only with other numbers, and the passage nowhere with its own; or a
+    count of the thing the question counts, where the passage names it (or would, in the
+    notes' word for it) and they give no number of it."""
     wants = wants_of(question)
     heading = headings.get(top.index, "")
     for form, missing, reach in _FORMS:
@@ -224,6 +230,10 @@ def _lacking(question: str, top: Scored, headings: dict[int, str]) -> str:
         return wants.measure
     near = "\n".join([heading, *map(_shown, _next_to(top))])
     passage = "\n".join([heading, *map(_shown, top.units)])
+    things = () if wants.measure else counted(question)
+    others = [text for index, text in texts.items() if index != top.index]
+    if things and not counts(things, near) and would_name(things, passage, others):
+        return f"count of {things[0]}"
     if case := other_case(question, near, passage):
         return f"{case} (given only for other values)"
     return ""
