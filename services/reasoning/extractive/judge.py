@@ -7,8 +7,9 @@ how close it reads, the most specific keyword it misses and whether it has the s
 asked for (``sufficient``). A task whose question names something no passage holds
 (``names.py``: sched_latency, Nagle), or states a setting none states (lists = 1000 where
 the notes give lists = 100), is not satisfied, however close the passages read; nor is one
-whose best unit speaks of another person than the one
-asked about, or only names them (``persons.py``); nor one that asks for a date
+whose best passage never names an identifier of the question that another passage names
+(delivery_log, __consumer_offsets); nor one whose best unit speaks of another person than
+the one asked about, or only names them (``persons.py``); nor one that asks for a date
 (何月何日), an e-mail address, where to find a thing (過去問はどこで手に入る？), a measure of
 one kind (how long, how many times, いくら, 何人), a language (何の言語で書かれている), a
 version (Redis のバージョン), an upper or a lower bound (上限はいくつ: what a setting is set
@@ -142,6 +143,10 @@ class Judge:
             unnamed = names.absent(task.description) if top else []
             if unnamed:
                 notes.append(f"{task.task_id} not satisfied: no passage names {', '.join(unnamed)}")
+            elif top and (elsewhere := names.only_elsewhere(task.description, top.index)):
+                notes.append(
+                    f"{task.task_id} not satisfied: best [{top.index}] never names {elsewhere}"
+                )
             elif top and (other := self._not_of_person(task.description, top, headings)):
                 notes.append(f"{task.task_id} not satisfied: best [{top.index}] {other}")
             elif top and (lacking := _lacking(task.description, top, headings, texts)):

@@ -39,6 +39,13 @@ tabulates it, the value in a column headed by the setting's name (a printed tabl
 ``batch`` column and a row ``64`` states batch=64). Notes that give ``lists = 100`` do not
 answer a question about 1000. A one-letter name (``x = 2``, ``n = 8``) is a worked
 example's variable, which a student may choose freely: no setting.
+
+An identifier the question names (a table, a topic, a file, a setting: ``delivery_log``,
+``__consumer_offsets``, ``lab3.wav``) that one candidate passage holds, the passage that
+would answer must hold too: notes name the thing they speak of, and the best passage that
+does not speaks of something else (the retention of other tables, another topic's
+partitions). The price: a question that leads through the identifier to a second material
+which writes it another way (a return code whose sorter bin a table gives by its suffix).
 """
 
 from __future__ import annotations
@@ -136,6 +143,24 @@ def glosses_in(question: str) -> list[tuple[str, str]]:
     return _GLOSS.findall(unicodedata.normalize("NFKC", question))
 
 
+# an identifier: a Latin token with an underscore, or with a dot between its parts
+_IDENTIFIER = re.compile(
+    r"(?<![A-Za-z0-9_.])(?:[A-Za-z0-9]*_[A-Za-z0-9_]*|[A-Za-z]\w*(?:\.\w+)+)"
+    r"(?![A-Za-z0-9_.])",
+    re.A,
+)
+
+
+def identifiers_in(question: str) -> list[str]:
+    """The identifiers a question names (``__consumer_offsets``, ``sieve.mc``); a
+    subscript (``W_i``) or a number (``0.5``) is none."""
+    text = unicodedata.normalize("NFKC", question)
+    return [
+        i for i in dict.fromkeys(_IDENTIFIER.findall(text))
+        if len(i) > 3 and re.search(r"[A-Za-z]{2}", i)
+    ]  # fmt: skip
+
+
 def absent_names(question: str, passages: Sequence[Passage], embed: Embed | None) -> list[str]:
     """The names of ``question`` that no passage holds in any accepted spelling."""
     return PassageNames(passages, embed).absent(question)
@@ -162,6 +187,24 @@ class PassageNames:
                 for term, english in glosses_in(question)
                 if not self._glossed(term, english)
             ]
+        )
+
+    def only_elsewhere(self, question: str, index: int) -> str:
+        """An identifier of the question that the passage at ``index`` never names and
+        another passage does, or ''."""
+        names = identifiers_in(question)
+        if not names:
+            return ""
+        held = {p.index: _own_text(p).casefold() for p in self.passages}
+        own = held.get(index, "")
+        return next(
+            (
+                name
+                for name in names
+                if name.casefold() not in own
+                and any(name.casefold() in text for i, text in held.items() if i != index)
+            ),
+            "",
         )
 
     def _glossed(self, term: str, english: str) -> bool:
@@ -289,6 +332,11 @@ class PassageNames:
     @cached_property
     def _japanese(self) -> list[str]:
         return [w for w in content_words(self._text) if len(w) > 1 and detect_language(w) == "ja"]
+
+
+def _own_text(passage: Passage) -> str:
+    """What a passage itself says, with its heading (not the chunks around it)."""
+    return unicodedata.normalize("NFKC", f"{passage.heading}\n{passage.text}\n{passage.context}")
 
 
 def _as_typeset(text: str) -> str:

@@ -8,7 +8,14 @@ import pytest
 
 from services.reasoning.embedders import UseM3Embedder
 from services.reasoning.extractive import ExtractiveLLM
-from services.reasoning.extractive.names import absent_names, glosses_in, names_in, settings_in
+from services.reasoning.extractive.names import (
+    PassageNames,
+    absent_names,
+    glosses_in,
+    identifiers_in,
+    names_in,
+    settings_in,
+)
 from services.reasoning.llm import Passage
 
 
@@ -199,3 +206,45 @@ def test_a_katakana_term_no_passage_writes_is_absent_even_beside_its_topic():
     ]
     # a common katakana word may be paraphrased: 規則 for ルール, no name
     assert absent_names("提出のルールは？", [Passage(0, "提出の規則は次の通り。")], None) == []
+
+
+@pytest.mark.parametrize(
+    "question, identifiers",
+    [
+        ("How long is audit_log kept?", ["audit_log"]),
+        ("config.toml の retries はいくつ？", ["config.toml"]),
+        ("What does feature_importances_ measure?", ["feature_importances_"]),
+        # a subscript, a number, an abbreviation: no identifiers
+        ("W_i の式は？ 0.5 のとき、e.g. x_1 は？", []),
+    ],
+)
+def test_the_identifiers_a_question_names(question, identifiers):
+    assert identifiers_in(question) == identifiers
+
+
+def test_an_identifier_another_passage_holds_is_missing_from_the_one_that_never_names_it():
+    elsewhere = Passage(0, "The audit_log table keeps one row per login.")
+    other = Passage(1, "The sessions table is kept for 30 days, then purged.")
+    names = PassageNames([elsewhere, other], None)
+    assert names.only_elsewhere("How long is audit_log kept?", 1) == "audit_log"
+    assert names.only_elsewhere("How long is audit_log kept?", 0) == ""
+    # no passage names it: that is a name absent altogether, said otherwise
+    assert PassageNames([other], None).only_elsewhere("How long is audit_log kept?", 1) == ""
+    # its heading names the table its rows speak of
+    headed = Passage(1, "Kept for 90 days.", heading="audit_log")
+    assert (
+        PassageNames([elsewhere, headed], None).only_elsewhere("audit_log の保存期間は？", 1) == ""
+    )
+
+
+def test_the_judge_does_not_take_another_tables_retention_for_the_one_asked(engine):
+    named = Passage(
+        0, "## テーブル\n\naudit_log はログインごとに1行を記録する。", ranks={"bm25": 1}
+    )
+    kept = Passage(
+        1, "## 保存期間\n\nsessions テーブルは30日間保存し、その後削除する。", ranks={"vector": 1}
+    )
+    asked = "audit_log は何日間保存されますか？"
+    judgement = engine.evaluate(asked, engine.plan(asked).tasks, [named, kept])
+    assert judgement.satisfied_task_ids == []
+    assert "never names audit_log" in judgement.reason
