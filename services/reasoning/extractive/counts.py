@@ -36,8 +36,9 @@ _COUNTERS = (
     "段階|次元|文字|ページ|語|個|件|本|台|枚|冊|行|列|層|桁|ビット|コア|スレッド|ノード"
     "|パーティション|レプリカ|トークン"
 )
-# What stands before 数 when it counts: a katakana or Latin word, or a counter
-# (関数, 変数, 係数 and 周波数 are words of their own)
+# What stands before 数 when it counts: a katakana or Latin word, or a counter (関数, 変数,
+# 係数 and 周波数 are words of their own); nor is 数 a count when a word goes on from it
+# (数学, 数値, 数式, 数列) or it means "several" (数日, 数回, 数人)
 _BEFORE_SU = r"[ァ-ヴー]{2,}|[A-Za-z][\w.-]*|単位|状態|要素|次元|文字|段階"
 _ASKED_JA = re.compile(rf"何\s*({_COUNTERS})|({_BEFORE_SU})数(?!学|値|式|列|理|字|日|週|年|回|人)")
 # a count asked beside other things (コア数とメモリ、スワップの大きさ) may be answered

@@ -236,9 +236,10 @@ def _lacking(question: str, top: Scored, headings: dict[int, str], texts: dict[i
     near = "\n".join([heading, *map(_shown, _next_to(top))])
     passage = "\n".join([heading, *map(_shown, top.units)])
     things = () if wants.measure else counted(question)
-    others = [text for index, text in texts.items() if index != top.index]
-    if things and not counts(things, near) and would_name(things, passage, others):
-        return f"count of {things[0]}"
+    if things and not counts(things, near):
+        others = [text for index, text in texts.items() if index != top.index]
+        if would_name(things, passage, others):
+            return f"count of {things[0]}"
     if case := other_case(question, near, passage):
         return f"{case} (given only for other values)"
     return ""
