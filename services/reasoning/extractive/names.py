@@ -195,7 +195,7 @@ class PassageNames:
         names = identifiers_in(question)
         if not names:
             return ""
-        held = {p.index: _own_text(p).casefold() for p in self.passages}
+        held = self._own_texts
         own = held.get(index, "")
         return next(
             (
@@ -287,6 +287,12 @@ class PassageNames:
             re.search(rf"(?<![a-z0-9_]){re.escape(part)}(?![a-z0-9_])", self._folded)
             for part in parts[-2:]
         )
+
+    @cached_property
+    def _own_texts(self) -> dict[int, str]:
+        """What each passage itself says, with its heading (not the chunks around it),
+        folded; read once for every task judged on the same passages."""
+        return {p.index: _own_text(p).casefold() for p in self.passages}
 
     @cached_property
     def _text(self) -> str:
